@@ -1,0 +1,41 @@
+"""Scorekeeper: a pub table's companion for Escalero, Euchre, Jaques le Kaques and Escoba."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Mapping
+
+from flask import Flask
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """The application factory; configuration and the database live in the instance folder."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    app = Flask(__name__, instance_relative_config=True,
+                template_folder=os.path.join(root, "templates"),
+                static_folder=os.path.join(root, "static"))
+    app.config.from_mapping(
+        DATABASE=os.path.join(app.instance_path, "scorekeeper.db"),
+        MAX_CONTENT_LENGTH=64 * 1024,  # no form of ours comes near this
+        SEND_FILE_MAX_AGE_DEFAULT=60 * 60 * 24 * 365,  # static URLs carry a version
+        BASE_URL=os.environ.get("SCOREKEEPER_BASE_URL"),
+    )
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+    else:
+        app.config.from_mapping(test_config)
+    os.makedirs(app.instance_path, exist_ok=True)
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True
+
+    from htmx_flask import Htmx
+
+    from .web import assets, db, games, pages, security, tables
+    Htmx(app)
+    security.init_app(app)
+    db.init_app(app)
+    assets.init_app(app)
+    games.init_app(app)
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(tables.bp)
+    return app

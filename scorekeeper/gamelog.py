@@ -1,0 +1,107 @@
+"""The `scorekeeper-log/1` game log: load and check a document, fold its events, report.
+
+This is the one place a log is read, for `replay`, `import` and the store alike, so a
+refusal always reads the same: `event 7: …` for the first bad event (1-based), or the
+top-level field that is wrong.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from .games import ENGINES
+from .games.base import Engine, RuleError, Setup, describe, make_setup, parse_rules
+
+FORMAT = "scorekeeper-log/1"
+EVENT_EXTRAS = frozenset({"type", "at", "by", "note"})
+
+
+class LogError(ValueError):
+    """A log that cannot be read or breaks a rule; the message is one line for players."""
+
+
+@dataclass(frozen=True)
+class Game:
+    """A checked game header: which engine, who, and under which rules."""
+
+    engine: Engine
+    setup: Setup
+    rules: Mapping[str, Any]
+
+    def start(self) -> Any:
+        return self.engine.start(self.setup, self.rules)
+
+    def apply(self, state: Any, event: Any) -> Any:
+        """Apply one event; a RuleError for anything wrong with it, the state unchanged."""
+        return self.engine.apply(state, clean_event(self.engine, event))
+
+
+def parse_json(text: str | bytes) -> Any:
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as error:
+        raise LogError(f"this is not a JSON document ({_short(error)})") from None
+
+
+def read_header(doc: Any) -> Game:
+    """Check everything but the events: format, game, players, teams, rules."""
+    if not isinstance(doc, dict):
+        raise LogError("a game log must be a JSON object with format, game, players, rules and events")
+    if doc.get("format") != FORMAT:
+        raise LogError(f"format: must be \"{FORMAT}\", not {describe(doc.get('format'))}")
+    engine = ENGINES.get(doc.get("game")) if isinstance(doc.get("game"), str) else None
+    if engine is None:
+        raise LogError(f"game: must be one of {', '.join(ENGINES)}, not {describe(doc.get('game'))}")
+    teams = doc.get("teams")
+    try:
+        if teams is not None:
+            if not isinstance(teams, list) or not all(isinstance(t, dict) for t in teams):
+                raise RuleError("teams: must be a list of {\"name\": …, \"players\": […]}")
+            teams = [(t.get("name"), t.get("players")) for t in teams]
+        setup = make_setup(doc.get("players"), teams)
+        rules = parse_rules(doc.get("rules"), engine.settings)
+        game = Game(engine, setup, rules)
+        game.start()  # the engine's own seating checks
+    except RuleError as error:
+        raise LogError(str(error)) from None
+    if not isinstance(doc.get("events"), list):
+        raise LogError("events: must be a list of the game's entries (it may be empty)")
+    return game
+
+
+def clean_event(engine: Engine, event: Any) -> dict[str, Any]:
+    """The event without null fields, refusing a non-object or an unknown key."""
+    if not isinstance(event, dict):
+        raise RuleError("an event must be an object like {\"type\": …}")
+    event = {key: value for key, value in event.items() if value is not None}
+    kind = event.get("type")
+    if not isinstance(kind, str) or kind not in engine.events:
+        raise RuleError(f"type must be {' or '.join(engine.events)}, not {describe(kind)}")
+    for key in event:
+        if key not in EVENT_EXTRAS and key not in engine.events[kind]:
+            raise RuleError(f"a {kind} event has no field {describe(key)}")
+    return event
+
+
+def fold(game: Game, events: Iterable[Any]) -> Any:
+    """The state after every event; LogError naming the first bad one."""
+    state = game.start()
+    for number, event in enumerate(events, 1):
+        try:
+            state = game.apply(state, event)
+        except RuleError as error:
+            raise LogError(f"event {number}: {error}") from None
+    return state
+
+
+def replay(doc: Any) -> dict[str, Any]:
+    """The result object of a whole log (LOG-FORMAT.md), or LogError."""
+    game = read_header(doc)
+    return game.engine.result(fold(game, doc["events"]))
+
+
+def _short(error: Exception) -> str:
+    text = str(error).splitlines()[0] if str(error) else type(error).__name__
+    return text[:120]

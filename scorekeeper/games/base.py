@@ -1,0 +1,248 @@
+"""What every game engine shares: refusals, sides, rule settings and the engine contract.
+
+An engine is a module-level object with the `Engine` protocol below.  It never touches
+Flask, SQL, files or the clock: the log loader, the store and the web app all fold events
+through the same `apply`, so a log means the same thing everywhere.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+from typing import Any, Callable, Mapping, Protocol
+
+
+class RuleError(ValueError):
+    """An entry or setting the rules do not allow; the message is shown to players as is."""
+
+
+@dataclass(frozen=True)
+class Side:
+    """A scored unit: one player, or a team whose members write for it."""
+
+    name: str
+    members: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Who plays, in seat order, and how they are grouped into sides."""
+
+    players: tuple[str, ...]
+    sides: tuple[Side, ...]
+    teams: bool  # True when the log named teams (results keyed by team name)
+
+    def player(self, name: Any) -> str:
+        """The seated player `name` refers to, ignoring case; RuleError if nobody."""
+        if isinstance(name, str):
+            wanted = name.strip().casefold()
+            for player in self.players:
+                if player.casefold() == wanted:
+                    return player
+        raise RuleError(f"{describe(name)} is not a player at this table")
+
+    def side_of(self, player: str) -> Side:
+        for side in self.sides:
+            if player in side.members:
+                return side
+        raise RuleError(f"{player} is not on any side")  # unreachable for a checked setup
+
+    def side(self, name: Any) -> Side:
+        """The side `name` refers to (a team name, or a player when there are no teams)."""
+        if isinstance(name, str):
+            wanted = name.strip().casefold()
+            for side in self.sides:
+                if side.name.casefold() == wanted:
+                    return side
+        what = "team" if self.teams else "player"
+        raise RuleError(f"{describe(name)} is not a {what} at this table")
+
+
+def make_setup(players: list[str], teams: list[tuple[str, list[str]]] | None) -> Setup:
+    """Check names and teams (field paths in the messages) and build the Setup."""
+    if not isinstance(players, list) or not players:
+        raise RuleError("players: give the players as a list of names in seat order")
+    clean: list[str] = []
+    for number, name in enumerate(players, 1):
+        if not isinstance(name, str) or not name.strip():
+            raise RuleError(f"players: player {number} needs a name")
+        name = name.strip()
+        if len(name) > 40:
+            raise RuleError(f"players: the name of player {number} is longer than 40 characters")
+        if any(name.casefold() == seen.casefold() for seen in clean):
+            raise RuleError(f"players: {name} is listed twice")
+        clean.append(name)
+    setup = Setup(tuple(clean), tuple(Side(p, (p,)) for p in clean), teams=False)
+    if teams is None:
+        return setup
+    sides: list[Side] = []
+    placed: set[str] = set()
+    for number, (team_name, members) in enumerate(teams, 1):
+        if not isinstance(team_name, str) or not team_name.strip():
+            raise RuleError(f"teams: team {number} needs a name")
+        team_name = team_name.strip()
+        if len(team_name) > 40:
+            raise RuleError(f"teams: the name of team {number} is longer than 40 characters")
+        if any(team_name.casefold() == s.name.casefold() for s in sides):
+            raise RuleError(f"teams: two teams are called {team_name}")
+        if not isinstance(members, list) or not members:
+            raise RuleError(f"teams: team {team_name} has no players")
+        resolved = []
+        for member in members:
+            try:
+                player = setup.player(member)
+            except RuleError:
+                raise RuleError(f"teams: {describe(member)} in team {team_name} is not in players") from None
+            if player in placed:
+                raise RuleError(f"teams: {player} is in more than one team")
+            placed.add(player)
+            resolved.append(player)
+        sides.append(Side(team_name, tuple(resolved)))
+    missing = [p for p in clean if p not in placed]
+    if missing:
+        raise RuleError(f"teams: {', '.join(missing)} {'is' if len(missing) == 1 else 'are'} in no team")
+    return Setup(tuple(clean), tuple(sides), teams=True)
+
+
+def describe(value: Any) -> str:
+    """A short, safe rendering of a value for a message."""
+    text = repr(value) if not isinstance(value, str) else f"'{value}'"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+# --- rule settings --------------------------------------------------------------------
+
+Check = Callable[[Any], Any]
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One key of a game's `rules`: its default, how to check a value, and how to say so."""
+
+    default: Any
+    check: Check
+    expects: str  # e.g. "1 or 3"; used in "rules.columns must be 1 or 3"
+    label: str = ""  # what a player reads on the "open a table" form
+    choices: tuple[Any, ...] = ()  # offered on the form, when the values are few
+
+
+def integer(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError
+    return value
+
+
+def one_of(*options: Any) -> Check:
+    def check(value: Any) -> Any:
+        for option in options:
+            if type(value) is type(option) and value == option:
+                return value
+        raise ValueError
+    return check
+
+
+def whole_number(minimum: int, maximum: int | None = None, multiple_of: int = 1) -> Check:
+    def check(value: Any) -> int:
+        number = integer(value)
+        if number < minimum or (maximum is not None and number > maximum) or number % multiple_of:
+            raise ValueError
+        return number
+    return check
+
+
+def boolean(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError
+    return value
+
+
+def money(value: Any) -> Decimal:
+    """A stake: a decimal string with at most two decimals, 0 or more."""
+    if not isinstance(value, str) or len(value) > 12:
+        raise ValueError
+    try:
+        amount = Decimal(value.strip())
+    except InvalidOperation:
+        raise ValueError from None
+    if not amount.is_finite() or amount < 0 or amount != amount.quantize(Decimal("0.01")):
+        raise ValueError
+    return amount
+
+
+def currency_code(value: Any) -> str:
+    if not isinstance(value, str) or len(value) != 3 or not value.isascii() or not value.isalpha():
+        raise ValueError
+    return value.upper()
+
+
+def parse_rules(raw: Any, settings: Mapping[str, Setting]) -> dict[str, Any]:
+    """Defaults for missing keys; a RuleError naming `rules.key` for a bad or unknown one."""
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise RuleError("rules: must be an object of settings, like {\"columns\": 3}")
+    rules = {}
+    for key in raw:
+        if key not in settings:
+            known = ", ".join(settings) or "none"
+            raise RuleError(f"rules.{key}: this game has no such setting (settings: {known})")
+    for key, setting in settings.items():
+        value = raw.get(key)
+        if value is None:
+            rules[key] = setting.check(setting.default)
+            continue
+        try:
+            rules[key] = setting.check(value)
+        except ValueError:
+            raise RuleError(f"rules.{key}: must be {setting.expects}, not {describe(value)}") from None
+    return rules
+
+
+# --- the engine contract ----------------------------------------------------------------
+
+
+class Engine(Protocol):
+    name: str  # the log's `game`
+    title: str  # shown to players
+    settings: Mapping[str, Setting]
+    events: Mapping[str, frozenset[str]]  # event type -> the keys it may carry (besides type/at/by/note)
+
+    def start(self, setup: Setup, rules: Mapping[str, Any]) -> Any:
+        """The state before the first event; RuleError (naming `players`/`teams`) if the
+        seating does not suit the game."""
+
+    def apply(self, state: Any, event: Mapping[str, Any]) -> Any:
+        """The state after `event`, or RuleError; `state` itself is never changed."""
+
+    def result(self, state: Any) -> dict[str, Any]:
+        """The result object of LOG-FORMAT.md for this state (provisional while unfinished)."""
+
+    def writers(self, state: Any) -> frozenset[str] | None:
+        """Players who may enter the next event (None: anyone seated; empty: game over)."""
+
+
+def number(value: Fraction | int) -> int | float:
+    """A points figure for JSON: whole numbers as ints, otherwise at most two decimals."""
+    value = Fraction(value)
+    if value.denominator == 1:
+        return int(value)
+    return float(round(Decimal(value.numerator) / Decimal(value.denominator), 2))
+
+
+def require(condition: bool, message: str) -> None:
+    if not condition:
+        raise RuleError(message)
+
+
+def field(event: Mapping[str, Any], key: str, check: Check, expects: str, default: Any = ...) -> Any:
+    """Read and check one event key, with a message naming it."""
+    value = event.get(key)
+    if value is None:
+        if default is ...:
+            raise RuleError(f"{key} is missing (it must be {expects})")
+        return default
+    try:
+        return check(value)
+    except ValueError:
+        raise RuleError(f"{key} must be {expects}, not {describe(value)}") from None

@@ -1,0 +1,404 @@
+"""Escalero, Austrian poker dice: the score pad, what may be written where, and settlement.
+
+Read top to bottom: dice and rows, the rules' settings, the state of a pad, writing an
+entry (`verify_score` / `score`), "where could this throw go?" (`placements`), and the
+settlement of points and money (`result`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
+from enum import StrEnum
+from fractions import Fraction
+from typing import Any, Mapping
+
+from .base import (
+    RuleError,
+    Setting,
+    Setup,
+    boolean,
+    currency_code,
+    describe,
+    money,
+    number,
+    one_of,
+    require,
+    whole_number,
+)
+from .settle import cents_text, fewest_transfers, money_cents
+
+# --- dice and rows -------------------------------------------------------------------
+
+FACES = (1, 2, 3, 4, 5, 6)
+POKER_FACES = {1: "9", 2: "10", 3: "J", 4: "Q", 5: "K", 6: "A"}
+
+
+class Row(StrEnum):
+    ONE = "1"
+    TWO = "2"
+    THREE = "3"
+    FOUR = "4"
+    FIVE = "5"
+    SIX = "6"
+    STRAIGHT = "S"
+    FULL_HOUSE = "F"
+    POKER = "P"
+    GRANDE = "G"
+    DOUBLE_GRANDE = "GG"
+
+    @property
+    def is_picture(self) -> bool:
+        return self.value in "123456"
+
+    @property
+    def face(self) -> int:
+        return int(self.value)
+
+
+ROW_NAMES = {Row.STRAIGHT: "Straight", Row.FULL_HOUSE: "Full House", Row.POKER: "Poker",
+             Row.GRANDE: "Grande", Row.DOUBLE_GRANDE: "Grande served"}
+PICTURES = (Row.ONE, Row.TWO, Row.THREE, Row.FOUR, Row.FIVE, Row.SIX)
+COLUMN_VALUES = (1, 2, 4)  # game points for winning column 1, 2, 3
+
+
+@dataclass(frozen=True)
+class Throw:
+    """Five dice as thrown (faces 1–6; on poker dice 9…A) and whether they were served."""
+
+    dice: tuple[int, ...]
+    served: bool = False
+
+    def __post_init__(self) -> None:
+        if len(self.dice) != 5 or any(face not in FACES for face in self.dice):
+            raise RuleError(f"dice must be five faces from 1 to 6, not {describe(list(self.dice))}")
+
+    @property
+    def counts(self) -> list[int]:
+        """How many dice show each face that appears, largest first: [3, 2] is a full house."""
+        return sorted(Counter(self.dice).values(), reverse=True)
+
+
+# --- settings ------------------------------------------------------------------------
+
+settings: dict[str, Setting] = {
+    "columns": Setting(3, one_of(3, 1), "1 or 3", "Columns per side", (3, 1)),
+    "straight": Setting(20, one_of(20, 25), "20 or 25", "Straight is worth", (20, 25)),
+    "double_grande": Setting(False, boolean, "true or false", "Extra row for a served Grande (100)"),
+    "sweep_bonus": Setting(2, whole_number(0, 1000), "a whole number, 0 or more", "Sweep bonus from each other side"),
+    "five_of_a_kind_as_lower": Setting(True, boolean, "true or false", "Five of a kind may be written as Poker or Full House"),
+    "stake": Setting("0", money, "an amount like \"0.50\"", "Stake per game point"),
+    "currency": Setting("EUR", currency_code, "a three-letter currency code like \"EUR\"", "Currency"),
+    "dice_faces": Setting("numbers", one_of("numbers", "poker"), "\"numbers\" or \"poker\"", "Dice", ("numbers", "poker")),
+}
+
+
+def rows_for(rules: Mapping[str, Any]) -> tuple[Row, ...]:
+    rows = [*PICTURES, Row.STRAIGHT, Row.FULL_HOUSE, Row.POKER, Row.GRANDE]
+    if rules["double_grande"]:
+        rows.append(Row.DOUBLE_GRANDE)
+    return tuple(rows)
+
+
+def row_label(row: Row, rules: Mapping[str, Any]) -> str:
+    """What the pad's row is called: the face (1…6 or 9…A) for pictures, else the initial."""
+    if row.is_picture:
+        return POKER_FACES[row.face] if rules["dice_faces"] == "poker" else row.value
+    return row.value
+
+
+def allowed_values(row: Row, rules: Mapping[str, Any]) -> tuple[int, ...]:
+    """Every value that may stand in `row`, smallest first (0 is crossing out).
+
+    >>> allowed_values(Row.FOUR, {"straight": 20, "double_grande": False})
+    (0, 4, 8, 12, 16, 20)
+    >>> allowed_values(Row.GRANDE, {"straight": 20, "double_grande": False})
+    (0, 50, 80)
+    """
+    if row.is_picture:
+        return tuple(row.face * count for count in range(6))
+    if row is Row.STRAIGHT:
+        return (0, rules["straight"], rules["straight"] + 5)
+    if row is Row.FULL_HOUSE:
+        return (0, 30, 35)
+    if row is Row.POKER:
+        return (0, 40, 45)
+    if row is Row.GRANDE:
+        return (0, 50) if rules["double_grande"] else (0, 50, 80)
+    return (0, 100)
+
+
+def throw_value(row: Row, throw: Throw, rules: Mapping[str, Any]) -> int | None:
+    """What `throw` scores in `row`, or None when the dice do not make that row's combination.
+
+    >>> rules = {"straight": 20, "double_grande": False, "five_of_a_kind_as_lower": True}
+    >>> throw_value(Row.FIVE, Throw((5, 5, 5, 2, 1)), rules)
+    15
+    >>> throw_value(Row.FULL_HOUSE, Throw((6, 6, 6, 6, 6), served=True), rules)
+    35
+    >>> throw_value(Row.STRAIGHT, Throw((1, 2, 3, 4, 6)), rules) is None
+    True
+    """
+    counts = throw.counts
+    bonus = 5 if throw.served else 0
+    lower = rules["five_of_a_kind_as_lower"]
+    if row.is_picture:
+        return throw.dice.count(row.face) * row.face
+    if row is Row.STRAIGHT:
+        made = sorted(throw.dice) in ([1, 2, 3, 4, 5], [2, 3, 4, 5, 6])
+        return rules["straight"] + bonus if made else None
+    if row is Row.FULL_HOUSE:
+        return 30 + bonus if counts == [3, 2] or (lower and counts == [5]) else None
+    if row is Row.POKER:
+        return 40 + bonus if counts == [4, 1] or (lower and counts == [5]) else None
+    if counts != [5]:
+        return None
+    if row is Row.GRANDE:
+        return 80 if throw.served and not rules["double_grande"] else 50
+    return 100 if throw.served else None  # Row.DOUBLE_GRANDE takes only a served Grande
+
+
+# --- the pad -------------------------------------------------------------------------
+
+Cell = tuple[int, Row]  # (column 1…3, row)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One written cell: who wrote what, and the throw when it was given."""
+
+    side: str
+    player: str
+    column: int
+    row: Row
+    value: int
+    throw: Throw | None = None
+
+
+@dataclass(frozen=True)
+class State:
+    setup: Setup
+    rules: Mapping[str, Any]
+    pads: Mapping[str, Mapping[Cell, int]]  # side name -> written cells
+    entries: tuple[Entry, ...] = ()
+
+    @property
+    def rows(self) -> tuple[Row, ...]:
+        return rows_for(self.rules)
+
+    @property
+    def cells_per_side(self) -> int:
+        return len(self.rows) * self.rules["columns"]
+
+    @property
+    def finished(self) -> bool:
+        return len(self.entries) == self.cells_per_side * len(self.setup.sides)
+
+    @property
+    def side_on_turn(self) -> str | None:
+        """Sides take turns in seat order, one cell per turn; None once the pad is full."""
+        if self.finished:
+            return None
+        return self.setup.sides[len(self.entries) % len(self.setup.sides)].name
+
+    def open_cells(self, side: str) -> list[Cell]:
+        pad = self.pads[side]
+        return [(column, row) for column in range(1, self.rules["columns"] + 1)
+                for row in self.rows if (column, row) not in pad]
+
+    def column_sums(self, side: str) -> list[int]:
+        pad = self.pads[side]
+        return [sum(v for (c, _), v in pad.items() if c == column)
+                for column in range(1, self.rules["columns"] + 1)]
+
+
+name = "escalero"
+title = "Escalero"
+events = {"score": frozenset({"player", "column", "row", "value", "dice", "served"})}
+
+
+def start(setup: Setup, rules: Mapping[str, Any]) -> State:
+    require(len(setup.sides) >= 2, "players: Escalero needs at least two sides")
+    return State(setup, dict(rules), {side.name: {} for side in setup.sides})
+
+
+# --- writing a cell ------------------------------------------------------------------
+
+
+def verify_score(state: State, event: Mapping[str, Any]) -> Entry:
+    """The entry `event` writes, or a RuleError saying why it may not be written."""
+    require(not state.finished, "the game is over: every cell is written")
+    player = state.setup.player(event.get("player"))
+    side = state.setup.side_of(player).name
+    on_turn = state.side_on_turn
+    if side != on_turn:
+        raise RuleError(f"it is {on_turn}'s turn, not {side}'s")
+
+    column = event.get("column")
+    columns = state.rules["columns"]
+    if isinstance(column, bool) or not isinstance(column, int) or not 1 <= column <= columns:
+        raise RuleError(f"column must be {'1' if columns == 1 else 'from 1 to ' + str(columns)}, not {describe(column)}")
+    try:
+        row = Row(event.get("row"))
+    except ValueError:
+        row = None
+    if row is Row.DOUBLE_GRANDE and row not in state.rows:
+        raise RuleError("row GG (Grande served) is on the pad only when the double_grande rule is on")
+    if row is None or row not in state.rows:
+        names = " ".join(r.value for r in state.rows)
+        raise RuleError(f"row must be one of {names}, not {describe(event.get('row'))}")
+    if (column, row) in state.pads[side]:
+        raise RuleError(f"{side} has already written column {column}, row {row.value}")
+
+    throw = None
+    dice, served = event.get("dice"), event.get("served")
+    if served is not None and not isinstance(served, bool):
+        raise RuleError(f"served must be true or false, not {describe(served)}")
+    if dice is not None:
+        if not isinstance(dice, list) or any(isinstance(d, bool) or not isinstance(d, int) for d in dice):
+            raise RuleError(f"dice must be a list of five faces from 1 to 6, not {describe(dice)}")
+        throw = Throw(tuple(dice), bool(served))
+    elif served:
+        raise RuleError("served needs the dice that were served")
+    if served and row.is_picture:
+        raise RuleError(f"row {row.value} is a picture: only combinations can be served")
+
+    value = event.get("value")
+    if value is not None:
+        if isinstance(value, bool) or not isinstance(value, int) or value not in allowed_values(row, state.rules):
+            allowed = ", ".join(map(str, allowed_values(row, state.rules)))
+            raise RuleError(f"row {row.value} takes {allowed}, not {describe(value)}")
+    if throw is not None:
+        made = throw_value(row, throw, state.rules)
+        if value is None:
+            if made is None:
+                raise RuleError(f"{_dice_text(throw)} do not make {_row_name(row)} (to cross it out, write 0)")
+            value = made
+        elif value != 0 and value != made:  # crossing out is allowed whatever was thrown
+            raise RuleError(f"{_dice_text(throw)} score {made if made is not None else 'nothing'} "
+                            f"in row {row.value}, not {value}")
+    if value is None:
+        raise RuleError("give the value to write, or the dice")
+    return Entry(side, player, column, row, value, throw)
+
+
+def apply(state: State, event: Mapping[str, Any]) -> State:
+    if event.get("type") != "score":
+        raise RuleError(f"Escalero has only score events, not {describe(event.get('type'))}")
+    entry = verify_score(state, event)
+    pads = dict(state.pads)
+    pads[entry.side] = {**pads[entry.side], (entry.column, entry.row): entry.value}
+    return replace(state, pads=pads, entries=state.entries + (entry,))
+
+
+def can_score(state: State, event: Mapping[str, Any]) -> bool:
+    try:
+        verify_score(state, event)
+    except RuleError:
+        return False
+    return True
+
+
+def writers(state: State) -> frozenset[str]:
+    side = state.side_on_turn
+    return frozenset(state.setup.side(side).members) if side else frozenset()
+
+
+def _dice_text(throw: Throw) -> str:
+    served = " served" if throw.served else ""
+    return "dice " + "-".join(map(str, throw.dice)) + served
+
+
+def _row_name(row: Row) -> str:
+    return ROW_NAMES.get(row, f"row {row.value}")
+
+
+# --- where could this throw go? -------------------------------------------------------
+
+
+@dataclass(frozen=True, order=True)
+class Placement:
+    value: int
+    column: int
+    row: Row = field(compare=False)
+
+
+def placements(state: State, side: str, throw: Throw) -> list[Placement]:
+    """Every open cell of `side` with what `throw` would score there, best first.
+
+    Cells the dice do not make score 0 (crossing out). Best first: the highest value;
+    among equals, the cell left of the others and higher up on the pad.
+    """
+    options = []
+    for column, row in state.open_cells(side):
+        value = throw_value(row, throw, state.rules)
+        options.append(Placement(value or 0, column, row))
+    row_order = {row: i for i, row in enumerate(state.rows)}
+    return sorted(options, key=lambda p: (-p.value, p.column, row_order[p.row]))
+
+
+# --- settlement ----------------------------------------------------------------------
+
+
+def column_points(sums: Mapping[str, int], column_value: int) -> dict[str, Fraction]:
+    """Game points of one column: every non-winner pays `column_value`, shared by the winners.
+
+    >>> column_points({"A": 200, "B": 190, "C": 200}, 1)
+    {'A': Fraction(1, 2), 'B': Fraction(-1, 1), 'C': Fraction(1, 2)}
+    """
+    top = max(sums.values())
+    winners = [side for side, total in sums.items() if total == top]
+    if len(winners) == len(sums):
+        return {side: Fraction(0) for side in sums}
+    pot = Fraction(column_value * (len(sums) - len(winners)), len(winners))
+    return {side: pot if side in winners else Fraction(-column_value) for side in sums}
+
+
+def game_points(state: State) -> dict[str, Fraction]:
+    """Net points per side for the sums on the pad now (provisional until finished)."""
+    sides = [side.name for side in state.setup.sides]
+    sums = {side: state.column_sums(side) for side in sides}
+    points = {side: Fraction(0) for side in sides}
+    if state.rules["columns"] == 1:
+        # every side receives from every other side the difference when it is ahead
+        for side in sides:
+            points[side] = Fraction(sum(sums[side][0] - sums[other][0] for other in sides))
+        return points
+    sole_wins = Counter()
+    for index, value in enumerate(COLUMN_VALUES):
+        column = {side: sums[side][index] for side in sides}
+        for side, delta in column_points(column, value).items():
+            points[side] += delta
+        top = max(column.values())
+        winners = [side for side in sides if column[side] == top]
+        if len(winners) == 1:
+            sole_wins[winners[0]] += 1
+    bonus = state.rules["sweep_bonus"]
+    for sweeper, wins in sole_wins.items():
+        if wins == len(COLUMN_VALUES):
+            for side in sides:
+                points[side] += bonus * (len(sides) - 1) if side == sweeper else -bonus
+    return points
+
+
+def result(state: State) -> dict[str, Any]:
+    points = game_points(state)
+    top = max(points.values())
+    leaders = [side for side, p in points.items() if p == top]
+    out: dict[str, Any] = {
+        "game": name,
+        "finished": state.finished,
+        "points": {side: number(p) for side, p in points.items()},
+        "winner": leaders[0] if state.finished and len(leaders) == 1 else None,
+        "columns": {side.name: state.column_sums(side.name) for side in state.setup.sides},
+        "on_turn": state.side_on_turn,
+    }
+    stake: Decimal = state.rules["stake"]
+    if stake > 0:
+        cents = money_cents(points, stake)
+        out["currency"] = state.rules["currency"]
+        out["money"] = {side: cents_text(c) for side, c in cents.items()}
+        out["transfers"] = [{"from": a, "to": b, "amount": cents_text(c)}
+                            for a, b, c in fewest_transfers(cents)]
+    return out

@@ -1,0 +1,509 @@
+"""Escoba, the Spanish fifteens card game: what a round scores, whether it fits the deck, who wins.
+
+The app does not follow the play; at the end of each round the table enters one `round`
+event with what every side captured (cards, coins, sevens, the seven of coins, escobas),
+any false captures and, if they like, what was left on the table. Read top to bottom: the
+cards and the capture finder (`captures`, `opening_escobas`), the settings and the seating,
+the counts and the deck check (`deck_problems`, `complete_last_side`), scoring a round
+(`score_round`, `round_points`), entering a round (`verify_round`), and the result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from enum import StrEnum
+from typing import Any, Iterable, Mapping
+
+from .base import (
+    RuleError,
+    Setting,
+    Setup,
+    boolean,
+    describe,
+    require,
+    whole_number,
+)
+
+# --- the cards and the capture finder ----------------------------------------------------
+
+
+class Suit(StrEnum):
+    OROS = "oros"  # coins
+    COPAS = "copas"
+    ESPADAS = "espadas"
+    BASTOS = "bastos"
+
+
+# Ranks as printed on Spanish cards: 1–7, then jack (sota) 10, knight (caballo) 11 and
+# king (rey) 12; for the sums they count 8, 9 and 10.
+RANKS = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
+FIGURES = {10: "jack", 11: "knight", 12: "king"}
+FIFTEEN = 15
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    rank: int
+    suit: Suit
+
+    def __post_init__(self) -> None:
+        if isinstance(self.rank, bool) or self.rank not in RANKS:
+            raise RuleError(f"a card's rank must be 1 to 7, 10, 11 or 12, not {describe(self.rank)}")
+        try:
+            object.__setattr__(self, "suit", Suit(self.suit))
+        except ValueError:
+            raise RuleError(f"a card's suit must be oros, copas, espadas or bastos, "
+                            f"not {describe(self.suit)}") from None
+
+    @property
+    def value(self) -> int:
+        """What the card counts towards fifteen: the jack 8, the knight 9, the king 10."""
+        return self.rank if self.rank <= 7 else self.rank - 2
+
+    def __str__(self) -> str:
+        return f"{FIGURES.get(self.rank, self.rank)} of {self.suit}"
+
+
+@dataclass(frozen=True)
+class Capture:
+    """Table cards that, with the card played from hand, sum to fifteen."""
+
+    cards: tuple[Card, ...]
+    escoba: bool  # the capture clears the table
+
+
+def _cards(cards: Iterable[Card | tuple[int, str]]) -> tuple[Card, ...]:
+    """Cards, from Card records or (rank, suit) pairs; a card given twice is refused."""
+    out = tuple(card if isinstance(card, Card) else Card(*card) for card in cards)
+    for index, card in enumerate(out):
+        if card in out[:index]:
+            raise RuleError(f"the {card} is there twice, but a deck has one")
+    return out
+
+
+def captures(table: Iterable[Card | tuple[int, str]], hand: Card | tuple[int, str]) -> list[Capture]:
+    """Every set of table cards the hand card can take: largest first, then in table order.
+
+    >>> def show(found):
+    ...     return [(" + ".join(str(card) for card in capture.cards), capture.escoba) for capture in found]
+    >>> show(captures([(5, "oros"), (3, "copas"), (2, "bastos")], (12, "copas")))
+    [('3 of copas + 2 of bastos', False), ('5 of oros', False)]
+    >>> show(captures([(5, "oros"), (3, "copas"), (2, "bastos")], (5, "espadas")))
+    [('5 of oros + 3 of copas + 2 of bastos', True)]
+    """
+    (hand_card,) = _cards([hand])
+    table_cards = _cards(table)
+    if hand_card in table_cards:
+        raise RuleError(f"the {hand_card} cannot be both in hand and on the table")
+    found: list[tuple[int, ...]] = []
+
+    def search(start: int, remaining: int, chosen: tuple[int, ...]) -> None:
+        if remaining == 0:
+            found.append(chosen)
+            return
+        for index in range(start, len(table_cards)):
+            if table_cards[index].value <= remaining:
+                search(index + 1, remaining - table_cards[index].value, chosen + (index,))
+
+    # the hand card alone is at most 10, so every capture takes at least one table card
+    search(0, FIFTEEN - hand_card.value, ())
+    found.sort(key=lambda chosen: (-len(chosen), chosen))
+    return [Capture(tuple(table_cards[i] for i in chosen), len(chosen) == len(table_cards))
+            for chosen in found]
+
+
+def opening_escobas(dealt: Iterable[Card | tuple[int, str]]) -> int:
+    """Escobas the dealer takes from the four cards laid out: 1 if they sum to 15, 2 for 30.
+
+    >>> opening_escobas([(7, "oros"), (1, "copas"), (3, "oros"), (4, "bastos")])
+    1
+    >>> opening_escobas([(12, "oros"), (12, "copas"), (5, "oros"), (5, "bastos")])
+    2
+    """
+    cards = _cards(dealt)
+    require(len(cards) == 4, f"the dealer lays out four cards, not {len(cards)}")
+    return {FIFTEEN: 1, 2 * FIFTEEN: 2}.get(sum(card.value for card in cards), 0)
+
+
+# --- words for messages ------------------------------------------------------------------
+
+
+def _possessive(name: str) -> str:
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _and(names: Iterable[str]) -> str:
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+# --- settings and seating ----------------------------------------------------------------
+
+settings: dict[str, Setting] = {
+    "target": Setting(21, whole_number(1), "a whole number, 1 or more", "Points to win"),
+    "shutout": Setting(True, boolean, "true or false",
+                       "With two sides, a side that captures no card in a round loses the game"),
+}
+
+name = "escoba"
+title = "Escoba"
+events = {"round": frozenset({"sides", "false_captures", "leftover"})}
+
+WORDS = {2: "two", 3: "three", 4: "four", 6: "six"}
+
+
+def start(setup: Setup, rules: Mapping[str, Any]) -> State:
+    players = len(setup.players)
+    require(players in WORDS, f"players: Escoba is played by 2, 3, 4 or 6 players, not {players}")
+    sizes = sorted((len(side.members) for side in setup.sides), reverse=True)
+    if players <= 3:
+        # teams of one are just names for the players, so they are accepted
+        require(sizes == [1] * players,
+                f"teams: with {WORDS[players]} players everyone plays alone; leave teams out "
+                f"or give each player a team of their own")
+    else:
+        allowed = "two pairs" if players == 4 else "two teams of three or three pairs"
+        require(setup.teams, f"teams: with {WORDS[players]} players Escoba is played as {allowed}; "
+                             f"name the teams")
+        require(sizes in ([2, 2], [3, 3], [2, 2, 2]),
+                f"teams: with {WORDS[players]} players Escoba is played as {allowed}, "
+                f"not teams of {_and(map(str, sizes))}")
+    return State(setup, dict(rules))
+
+
+# --- what a side captured, and does it fit the deck? -------------------------------------
+
+DECK = {"cards": 40, "coins": 10, "sevens": 4}
+LEFTOVERS = (10, 25, 40, 55)  # the deck sums to 220 = 14 × 15 + 10, and captures take 15s
+
+
+@dataclass(frozen=True)
+class Counts:
+    """What one side captured in a round."""
+
+    cards: int
+    coins: int
+    sevens: int
+    seven_of_coins: bool
+    escobas: int = 0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+COUNT_NAMES = tuple(f.name for f in fields(Counts))
+
+
+def deck_problems(counts: Mapping[str, Counts], leftover: int | None = None,
+                  false_capture: bool = False) -> list[str]:
+    """Every way the counts do not fit a 40-card deck, in words; empty when they fit.
+
+    The leftover check is skipped when a false capture was recorded: then the cards on
+    the table need not sum to anything in particular.
+
+    >>> deck_problems({"Anna": Counts(24, 7, 3, True, 2), "Ben": Counts(14, 3, 1, False)})
+    ['cards add up to 38, but the deck has 40 — 2 missing']
+    """
+    problems = []
+    for what, deck in DECK.items():
+        total = sum(getattr(side, what) for side in counts.values())
+        if total != deck:
+            off = f"{deck - total} missing" if total < deck else f"{total - deck} too many"
+            problems.append(f"{what} add up to {total}, but the deck has {deck} — {off}")
+    holders = [name for name, side in counts.items() if side.seven_of_coins]
+    if not holders:
+        problems.append("no side has the seven of coins — exactly one must")
+    elif len(holders) > 1:
+        each = "both" if len(holders) == 2 else "all"
+        problems.append(f"{_and(holders)} {each} have the seven of coins — only one side can")
+    for name, side in counts.items():
+        if side.seven_of_coins and side.coins < 1:
+            problems.append(f"{name} has the seven of coins, so at least 1 coin, not 0")
+        if side.seven_of_coins and side.sevens < 1:
+            problems.append(f"{name} has the seven of coins, so at least 1 seven, not 0")
+        distinct = side.coins + side.sevens - (1 if side.seven_of_coins else 0)
+        if distinct > side.cards:
+            both = " (the seven of coins is both)" if side.seven_of_coins else ""
+            problems.append(f"{name} has {_plural(side.coins, 'coin')} and {_plural(side.sevens, 'seven')}, "
+                            f"{distinct} different cards{both}, but only {_plural(side.cards, 'card')} "
+                            f"— {distinct - side.cards} short")
+        if 2 * side.escobas > side.cards:
+            # an escoba takes the played card and at least one from the table
+            problems.append(f"{name} has {_plural(side.escobas, 'escoba')}, at least {2 * side.escobas} cards, "
+                            f"but only {_plural(side.cards, 'card')} — {2 * side.escobas - side.cards} short")
+    if leftover is not None and not false_capture and leftover not in LEFTOVERS:
+        problems.append(f"leftover must be 10, 25, 40 or 55, not {leftover}: some capture did not "
+                        f"sum to 15 (record it in false_captures)")
+    return problems
+
+
+def complete_last_side(others: Iterable[Counts] | Mapping[str, Counts], escobas: int = 0) -> Counts:
+    """The last side's counts: whatever of the deck the other sides did not capture.
+
+    >>> complete_last_side([Counts(24, 7, 3, True, 2)])
+    Counts(cards=16, coins=3, sevens=1, seven_of_coins=False, escobas=0)
+    """
+    sides = list(others.values() if isinstance(others, Mapping) else others)
+    left = {}
+    for what, deck in DECK.items():
+        taken = sum(getattr(side, what) for side in sides)
+        if taken > deck:
+            raise RuleError(f"the other sides' {what} add up to {taken}, but the deck has {deck} "
+                            f"— {taken - deck} too many")
+        left[what] = deck - taken
+    holders = sum(side.seven_of_coins for side in sides)
+    require(holders <= 1, f"{holders} sides have the seven of coins — only one side can")
+    return Counts(left["cards"], left["coins"], left["sevens"], holders == 0, escobas)
+
+
+# --- scoring a round ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Points:
+    """What one side scores in a round, line by line."""
+
+    escobas: int = 0
+    cards: int = 0  # most cards
+    coins: int = 0  # most coins, 2 for all ten
+    seven_of_coins: int = 0
+    sevens: int = 0  # most sevens, 2 for all four (3 with the seven of coins)
+    bonus: int = 0  # every other side captured fewer than 10 cards
+    penalty: int = 0  # false captures, 0 or less
+
+    @property
+    def total(self) -> int:
+        return sum(getattr(self, f.name) for f in fields(self))
+
+    def as_dict(self) -> dict[str, int]:
+        return {**{f.name: getattr(self, f.name) for f in fields(self)}, "total": self.total}
+
+
+def most(values: Mapping[str, int]) -> str | None:
+    """The one side strictly ahead of every other, or None on a tie on top.
+
+    >>> most({"Anna": 5, "Ben": 3}), most({"Anna": 2, "Ben": 2, "Cleo": 0})
+    ('Anna', None)
+    """
+    top = max(values.values())
+    leaders = [side for side, value in values.items() if value == top]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def score_round(counts: Mapping[str, Counts], false_captures: Mapping[str, int] | None = None) -> dict[str, Points]:
+    """Each side's points for a round, from what every side captured.
+
+    >>> points = score_round({"Anna": Counts(24, 7, 3, True, 2), "Ben": Counts(16, 3, 1, False)},
+    ...                      {"Ben": 1})
+    >>> points["Anna"].total, points["Ben"].total
+    (6, -6)
+    """
+    false_captures = false_captures or {}
+    escobas_made = sum(side.escobas for side in counts.values())
+    most_cards = most({name: side.cards for name, side in counts.items()})
+    most_coins = most({name: side.coins for name, side in counts.items()})
+    most_sevens = most({name: side.sevens for name, side in counts.items()})
+    points = {}
+    for name, side in counts.items():
+        others = [other for other_name, other in counts.items() if other_name != name]
+        points[name] = Points(
+            escobas=side.escobas,
+            cards=1 if name == most_cards else 0,
+            coins=2 if side.coins == DECK["coins"] else 1 if name == most_coins else 0,
+            seven_of_coins=1 if side.seven_of_coins else 0,
+            sevens=2 if side.sevens == DECK["sevens"] else 1 if name == most_sevens else 0,
+            bonus=2 if all(other.cards < 10 for other in others) else 0,
+            penalty=-false_captures.get(name, 0) * (4 + escobas_made),
+        )
+    return points
+
+
+# --- the state of a game -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Round:
+    """One round entered: what every side captured, and what that scored."""
+
+    counts: Mapping[str, Counts]
+    false_captures: Mapping[str, int]
+    leftover: int | None
+    points: Mapping[str, Points]
+
+
+@dataclass(frozen=True)
+class State:
+    setup: Setup
+    rules: Mapping[str, Any]
+    rounds: tuple[Round, ...] = ()
+    winner: str | None = None
+    shut_out: str | None = None  # the side that lost by capturing no card in a round
+
+    def score(self) -> dict[str, int]:
+        totals = {side.name: 0 for side in self.setup.sides}
+        for played in self.rounds:
+            for side, points in played.points.items():
+                totals[side] += points.total
+        return totals
+
+    @property
+    def finished(self) -> bool:
+        return self.winner is not None
+
+
+def decide(state: State) -> State:
+    """The state with its winner, if the last round ended the game."""
+    counts = state.rounds[-1].counts
+    if state.rules["shutout"] and len(counts) == 2:
+        empty = [side for side, captured in counts.items() if captured.cards == 0]
+        if empty:
+            winner = next(side for side in counts if side != empty[0])
+            return replace(state, winner=winner, shut_out=empty[0])
+    score = state.score()
+    if max(score.values()) >= state.rules["target"]:
+        return replace(state, winner=most(score))  # a tie on top plays on
+    return state
+
+
+# --- entering a round --------------------------------------------------------------------
+
+
+def _by_side(state: State, raw: Any, what: str) -> dict[str, Any]:
+    """An object keyed by side names (any case) as {side name: value}, in seat order."""
+    example = '{"Anna": 1}' if what == "false_captures" else '{"Anna": {"cards": 24, …}, …}'
+    if not isinstance(raw, dict):
+        raise RuleError(f"{what} must be an object keyed by {'team' if state.setup.teams else 'player'}, "
+                        f"like {example}")
+    given: dict[str, Any] = {}
+    for key, value in raw.items():
+        try:
+            side = state.setup.side(key).name
+        except RuleError as error:
+            raise RuleError(f"{what}: {error}") from None
+        require(side not in given, f"{what}: {side} is given twice")
+        given[side] = value
+    return {side.name: given[side.name] for side in state.setup.sides if side.name in given}
+
+
+def _count(side: str, raw: Mapping[str, Any], key: str) -> Any:
+    value = raw.get(key)
+    expects = "true or false" if key == "seven_of_coins" else "a whole number, 0 or more"
+    if value is None:
+        raise RuleError(f"sides: {_possessive(side)} {key} is missing (it must be {expects})")
+    try:
+        return boolean(value) if key == "seven_of_coins" else whole_number(0)(value)
+    except ValueError:
+        raise RuleError(f"sides: {_possessive(side)} {key} must be {expects}, not {describe(value)}") from None
+
+
+def parse_counts(state: State, sides: Any) -> dict[str, Counts]:
+    """The counts of every side, from an event's `sides` (Counts records are taken as they are)."""
+    given = _by_side(state, sides, "sides")
+    missing = [side.name for side in state.setup.sides if side.name not in given]
+    if missing:
+        raise RuleError(f"sides: {_and(missing)} {'is' if len(missing) == 1 else 'are'} missing "
+                        f"(every side gives cards, coins, sevens, seven_of_coins and escobas)")
+    counts = {}
+    for side, raw in given.items():
+        if isinstance(raw, Counts):
+            counts[side] = raw
+            continue
+        if not isinstance(raw, dict):
+            raise RuleError(f"sides: {_possessive(side)} counts must be an object with cards, coins, "
+                            f"sevens, seven_of_coins and escobas")
+        for key in raw:
+            require(key in COUNT_NAMES, f"sides: {_possessive(side)} counts have no field {describe(key)}")
+        counts[side] = Counts(**{key: _count(side, raw, key) for key in COUNT_NAMES})
+    return counts
+
+
+def parse_false_captures(state: State, raw: Any) -> dict[str, int]:
+    if raw is None:
+        return {}
+    given = _by_side(state, raw, "false_captures")
+    for side, count in given.items():
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise RuleError(f"false_captures: {_possessive(side)} count must be a whole number, 1 or more, "
+                            f"not {describe(count)} (leave out a side without false captures)")
+    return given
+
+
+def round_points(state: State, sides: Any, false_captures: Any = None) -> dict[str, Points]:
+    """What a round would score, before it is entered: the preview beside the confirm button.
+
+    The counts must name every side with all five numbers; whether they fit the deck is
+    `verify_round`'s business, so the preview follows the form while it is being filled.
+    """
+    return score_round(parse_counts(state, sides), parse_false_captures(state, false_captures))
+
+
+def verify_round(state: State, event: Mapping[str, Any]) -> Round:
+    """The round `event` records, or a RuleError saying the first thing wrong with it."""
+    if state.finished:
+        if state.shut_out:
+            raise RuleError(f"the game is over: {state.winner} won, as {state.shut_out} "
+                            f"captured no card in round {len(state.rounds)}")
+        raise RuleError(f"the game is over: {state.winner} won with {state.score()[state.winner]} points")
+    if event.get("sides") is None:
+        raise RuleError("sides is missing (what every side captured this round)")
+    counts = parse_counts(state, event["sides"])
+    false_captures = parse_false_captures(state, event.get("false_captures"))
+    leftover = event.get("leftover")
+    if leftover is not None:
+        try:
+            leftover = whole_number(0)(leftover)
+        except ValueError:
+            raise RuleError(f"leftover must be a whole number, 0 or more, not {describe(leftover)}") from None
+    problems = deck_problems(counts, leftover, bool(false_captures))
+    if problems:
+        raise RuleError(problems[0])
+    return Round(counts, false_captures, leftover, score_round(counts, false_captures))
+
+
+def can_round(state: State, event: Mapping[str, Any]) -> bool:
+    try:
+        verify_round(state, event)
+    except RuleError:
+        return False
+    return True
+
+
+def apply(state: State, event: Mapping[str, Any]) -> State:
+    if event.get("type") != "round":
+        raise RuleError(f"Escoba has only round events, not {describe(event.get('type'))}")
+    return decide(replace(state, rounds=state.rounds + (verify_round(state, event),)))
+
+
+def writers(state: State) -> frozenset[str] | None:
+    """Any seated player may enter a round until the game is won."""
+    return frozenset() if state.finished else None
+
+
+# --- the result --------------------------------------------------------------------------
+
+
+def result(state: State) -> dict[str, Any]:
+    score = {side.name: 0 for side in state.setup.sides}
+    rounds = []
+    for number, played in enumerate(state.rounds, 1):
+        for side, points in played.points.items():
+            score[side] += points.total
+        last = number == len(state.rounds)
+        rounds.append({
+            "points": {side: points.as_dict() for side, points in played.points.items()},
+            "score": dict(score),
+            "shut_out": state.shut_out if last else None,
+        })
+    return {
+        "game": name,
+        "finished": state.finished,
+        "points": score,
+        "winner": state.winner,
+        "target": state.rules["target"],
+        "shut_out": state.shut_out,
+        "rounds": rounds,
+    }

@@ -1,0 +1,98 @@
+"""The SQLite store: tables, seats, games and each game's append-only event log.
+
+Schema changes only through `sqlite_utils.Migrations`. Every write commits synchronously
+in WAL mode, so an acknowledged entry survives `kill -9` and a power cut.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+import sqlite_utils
+from sqlite_utils import Migrations
+
+migrations = Migrations("scorekeeper")
+
+
+@migrations()
+def m001_tables_seats_games_events(db: sqlite_utils.Database) -> None:
+    db["tables"].create({
+        "id": int, "code": str, "join_token": str, "board_token": str,
+        "host_device": str, "created_at": str,
+    }, pk="id", not_null={"code", "join_token", "board_token", "host_device", "created_at"})
+    db["tables"].create_index(["code"], unique=True)
+    db["tables"].create_index(["join_token"], unique=True)
+    db["tables"].create_index(["board_token"], unique=True)
+    db["seats"].create({
+        "id": int, "table_id": int, "position": int, "name": str,
+        "role": str,  # "player", or "scribe": writes for every side, is no side itself
+        "device": str, "joined_at": str,
+    }, pk="id", foreign_keys=[("table_id", "tables", "id")],
+        not_null={"table_id", "position", "name", "role"})
+    db["seats"].create_index(["table_id", "position"], unique=True)
+    db["seats"].create_index(["device"])
+    db["games"].create({
+        "id": int, "table_id": int, "number": int, "game": str,
+        "header": str,  # the log document without its events, as JSON
+        "created_at": str,
+    }, pk="id", foreign_keys=[("table_id", "tables", "id")],
+        not_null={"table_id", "number", "game", "header", "created_at"})
+    db["games"].create_index(["table_id", "number"], unique=True)
+    db["events"].create({
+        "id": int, "game_id": int,
+        "kind": str,  # "entry", "undo" (cancels target) or "correct" (replaces target)
+        "payload": str,  # the scorekeeper-log/1 event, as JSON (entry and correct)
+        "target": int,  # the entry an undo or correction is about
+        "seat_id": int, "by": str, "device": str, "at": str,
+        "idem": str,  # the client's idempotency key, namespaced by device
+    }, pk="id", foreign_keys=[("game_id", "games", "id")],
+        not_null={"game_id", "kind", "at"})
+    db["events"].create_index(["game_id", "id"])
+    db["events"].create_index(["idem"], unique=True)
+    # one row per change of a table (entry, seat, teams, rematch): the live streams' clock
+    db["changes"].create({"id": int, "table_id": int}, pk="id")
+    db["changes"].create_index(["table_id", "id"])
+    db["join_attempts"].create({"id": int, "address": str, "at": float}, pk="id")
+    db["join_attempts"].create_index(["address", "at"])
+
+
+def connect(path: str) -> sqlite_utils.Database:
+    """A connection with the durability settings every process must use."""
+    conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA busy_timeout = 30000")
+    conn.execute("PRAGMA foreign_keys = ON")
+    db = sqlite_utils.Database(conn)
+    db.enable_wal()
+    conn.execute("PRAGMA synchronous = FULL")  # fsync at every commit, WAL included
+    return db
+
+
+def migrate(db: sqlite_utils.Database) -> None:
+    migrations.apply(db)
+
+
+class immediate:
+    """A write transaction that takes SQLite's write lock at once (BEGIN IMMEDIATE), so a
+    check made inside it still holds when its insert commits — across processes too."""
+
+    def __init__(self, db: sqlite_utils.Database) -> None:
+        self.conn = db.conn
+
+    def __enter__(self) -> None:
+        self.conn.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind, error, traceback) -> None:
+        if kind is None:
+            self.conn.execute("COMMIT")
+        elif self.conn.in_transaction:
+            self.conn.execute("ROLLBACK")
+
+
+def changed(db: sqlite_utils.Database, table_id: int) -> int:
+    """Note a change of a table inside the writer's transaction; the live streams of every
+    worker process pick it up."""
+    return db["changes"].insert({"table_id": table_id}).last_pk
+
+
+def last_change(db: sqlite_utils.Database, table_id: int) -> int:
+    return db.execute("SELECT coalesce(max(id), 0) FROM changes WHERE table_id = ?", [table_id]).fetchone()[0]

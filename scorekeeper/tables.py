@@ -1,0 +1,589 @@
+"""The tables service: open a table, seat players, record entries, fold them into games.
+
+No Flask here: the web views and the CLI call these functions with a database. A table's
+state is never stored, only its events; `load` folds them through the game's engine
+(cached per process by the game's last event id).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Iterable
+
+import sqlite_utils
+
+from .gamelog import FORMAT, Game, LogError, clean_event, read_header
+from .games import ENGINES
+from .games.base import RuleError
+from .games.settle import fewest_transfers
+from .store import changed, immediate
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
+MAX_SEATS = 12
+JOIN_ATTEMPTS = 10  # wrong short codes allowed per address ...
+JOIN_WINDOW = 600  # ... in this many seconds
+
+
+class Refused(Exception):
+    """A request the table cannot take; `status` is the HTTP status, the message is for players."""
+
+    def __init__(self, message: str, status: int = 409) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def token() -> str:
+    """An unguessable link token: 128 bits, URL-safe."""
+    return secrets.token_urlsafe(16)
+
+
+# --- opening a table -------------------------------------------------------------------
+
+
+def create_table(db: sqlite_utils.Database, device: str, game: str, rules: Any,
+                 names: Iterable[str], scribe: str | None = None,
+                 teams: list[dict[str, Any]] | None = None) -> dict:
+    """A new table with its first game; `names` in seat order (may be empty: players add
+    themselves when they join). RuleError-free: bad input is Refused with a message."""
+    engine = ENGINES.get(game)
+    if engine is None:
+        raise Refused(f"There is no game called {game!r}.", 400)
+    names = [n.strip() for n in names if n and n.strip()]
+    if scribe and scribe.strip():
+        names_and_roles = [(n, "player") for n in names] + [(scribe.strip(), "scribe")]
+    else:
+        names_and_roles = [(n, "player") for n in names]
+    _check_names([n for n, _ in names_and_roles])
+    header = {"format": FORMAT, "game": game, "players": names, "rules": rules or {}}
+    if teams:
+        header["teams"] = teams
+    _check_header(header, allow_unseated=True)
+    with immediate(db):
+        table_id = db["tables"].insert({
+            "code": _free_code(db), "join_token": token(), "board_token": token(),
+            "host_device": device, "created_at": now(),
+        }).last_pk
+        for position, (name, role) in enumerate(names_and_roles, 1):
+            db["seats"].insert({"table_id": table_id, "position": position, "name": name,
+                                "role": role, "device": None, "joined_at": None})
+        db["games"].insert({"table_id": table_id, "number": 1, "game": game,
+                            "header": json.dumps(header), "created_at": now()})
+        changed(db, table_id)
+    return db["tables"].get(table_id)
+
+
+def _free_code(db: sqlite_utils.Database) -> str:
+    while True:
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+        if not db["tables"].count_where("code = ?", [code]):
+            return code
+
+
+def _check_names(names: list[str]) -> None:
+    seen: set[str] = set()
+    if len(names) > MAX_SEATS:
+        raise Refused(f"A table has at most {MAX_SEATS} seats.", 400)
+    for name in names:
+        if len(name) > 40:
+            raise Refused(f"The name {name[:40]!r}… is longer than 40 characters.", 400)
+        if name.casefold() in seen:
+            raise Refused(f"{name} is at the table twice: give each player their own name.", 400)
+        seen.add(name.casefold())
+
+
+def _check_header(header: dict, allow_unseated: bool = False) -> Game | None:
+    """Check players, teams and rules as the log loader would; a table still waiting for
+    its players (allow_unseated) may have too few of them for now."""
+    try:
+        return read_header({**header, "events": []})
+    except LogError as error:
+        message = str(error)
+        if allow_unseated and message.startswith(("players:", "teams:")):
+            if not message.startswith(("players: the name", "players: player")) and "listed twice" not in message:
+                return None
+        raise Refused(_sentence(message), 400) from None
+
+
+def _sentence(message: str) -> str:
+    return message[:1].upper() + message[1:] + ("" if message.endswith((".", "!", "?")) else ".")
+
+
+def by_join_token(db: sqlite_utils.Database, value: str) -> dict:
+    return _one(db, "join_token", value)
+
+
+def by_board_token(db: sqlite_utils.Database, value: str) -> dict:
+    return _one(db, "board_token", value)
+
+
+def _one(db: sqlite_utils.Database, column: str, value: str) -> dict:
+    rows = list(db["tables"].rows_where(f"{column} = ?", [value], limit=1)) if value else []
+    if not rows:
+        raise Refused("There is no such table. Check the link or ask the host for the code.", 404)
+    return rows[0]
+
+
+def by_code(db: sqlite_utils.Database, code: str, address: str) -> dict:
+    """The table with this short code, for typing in; wrong guesses are rate-limited per
+    address (the stored attempts are shared by every worker process)."""
+    cutoff = time.time() - JOIN_WINDOW
+    with immediate(db):
+        db.execute("DELETE FROM join_attempts WHERE at < ?", [cutoff])
+        tries = db["join_attempts"].count_where("address = ?", [address])
+        if tries >= JOIN_ATTEMPTS:
+            raise Refused("Too many wrong codes from this device. Wait ten minutes, or scan the QR code.", 429)
+        clean = "".join(ch for ch in (code or "").upper() if ch.isalnum())[:12]
+        rows = list(db["tables"].rows_where("code = ?", [clean], limit=1))
+        if not rows:
+            db["join_attempts"].insert({"address": address, "at": time.time()})
+            raise Refused(f"No table has the code {clean or '(empty)'}. Check the letters on the host's screen.", 404)
+    return rows[0]
+
+
+# --- seats and viewers -----------------------------------------------------------------
+
+
+def seats(db: sqlite_utils.Database, table_id: int) -> list[dict]:
+    return list(db["seats"].rows_where("table_id = ?", [table_id], order_by="position"))
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is looking at a table: the host's device, a seated phone, or anyone else."""
+
+    device: str
+    is_host: bool
+    seat: dict | None
+    read_only: bool = False
+
+    @property
+    def name(self) -> str | None:
+        return self.seat["name"] if self.seat else None
+
+    @property
+    def is_scribe(self) -> bool:
+        return bool(self.seat and self.seat["role"] == "scribe")
+
+    @property
+    def writes_for_all(self) -> bool:
+        return not self.read_only and (self.is_host or self.is_scribe)
+
+
+def viewer(db: sqlite_utils.Database, table: dict, device: str, read_only: bool = False) -> Viewer:
+    seat = None
+    if device and not read_only:
+        rows = list(db["seats"].rows_where("table_id = ? AND device = ?", [table["id"], device], limit=1))
+        seat = rows[0] if rows else None
+    return Viewer(device, not read_only and bool(device) and device == table["host_device"], seat, read_only)
+
+
+def join(db: sqlite_utils.Database, table: dict, device: str, seat_id: Any = None,
+         new_name: str | None = None) -> dict:
+    """Bind this device to a free seat, or add a new player at the end of the table."""
+    with immediate(db):
+        mine = list(db["seats"].rows_where("table_id = ? AND device = ?", [table["id"], device]))
+        if mine:
+            raise Refused(f"This phone already sits as {mine[0]['name']}.", 409)
+        if new_name is not None:
+            name = new_name.strip()
+            if not name:
+                raise Refused("Type your name to take a new seat.", 400)
+            game = current_game(db, table["id"])
+            if _entries_made(db, game["id"]):
+                raise Refused("The game has started: new players can join at the rematch. "
+                              "Pick your seat if the host entered your name.", 409)
+            rows = seats(db, table["id"])
+            _check_names([s["name"] for s in rows] + [name])
+            seat_id = db["seats"].insert({
+                "table_id": table["id"], "position": len(rows) + 1, "name": name, "role": "player",
+                "device": device, "joined_at": now()}).last_pk
+            _sync_players(db, table["id"])
+            changed(db, table["id"])
+            return db["seats"].get(seat_id)
+        try:
+            seat = db["seats"].get(int(seat_id))
+        except (TypeError, ValueError, sqlite_utils.db.NotFoundError):
+            raise Refused("Pick one of the seats at this table.", 400) from None
+        if seat["table_id"] != table["id"]:
+            raise Refused("Pick one of the seats at this table.", 400)
+        if seat["device"]:
+            raise Refused(f"{seat['name']}'s seat is taken by another phone. The host can free it.", 409)
+        db["seats"].update(seat["id"], {"device": device, "joined_at": now()})
+        changed(db, table["id"])
+        return db["seats"].get(seat["id"])
+
+
+def release_seat(db: sqlite_utils.Database, table: dict, who: Viewer, seat_id: Any) -> None:
+    if not who.is_host:
+        raise Refused("Only the host can free a seat.", 403)
+    with immediate(db):
+        seat = _seat_of(db, table, seat_id)
+        db["seats"].update(seat["id"], {"device": None, "joined_at": None})
+        changed(db, table["id"])
+
+
+def _seat_of(db, table, seat_id) -> dict:
+    try:
+        seat = db["seats"].get(int(seat_id))
+    except (TypeError, ValueError, sqlite_utils.db.NotFoundError):
+        seat = None
+    if not seat or seat["table_id"] != table["id"]:
+        raise Refused("There is no such seat at this table.", 400)
+    return seat
+
+
+def _sync_players(db, table_id: int) -> None:
+    """Before the first entry the game's players follow the seats."""
+    game = current_game(db, table_id)
+    header = json.loads(game["header"])
+    header["players"] = [s["name"] for s in seats(db, table_id) if s["role"] == "player"]
+    header.pop("teams", None)  # a new player changes the pairs: draw again
+    db["games"].update(game["id"], {"header": json.dumps(header)})
+
+
+def set_teams(db: sqlite_utils.Database, table: dict, who: Viewer, teams: list[dict] | None) -> None:
+    """Pairs (or any teams) for the current game, before its first entry."""
+    if not who.is_host:
+        raise Refused("Only the host can set the teams.", 403)
+    with immediate(db):
+        game = current_game(db, table["id"])
+        if _entries_made(db, game["id"]):
+            raise Refused("The game has started: teams can change at the rematch.", 409)
+        header = json.loads(game["header"])
+        if teams:
+            header["teams"] = teams
+        else:
+            header.pop("teams", None)
+        _check_header(header)
+        db["games"].update(game["id"], {"header": json.dumps(header)})
+        changed(db, table["id"])
+
+
+def draw_pairs(players: list[str], one_for_two: bool = True, rng: random.Random | None = None) -> list[dict]:
+    """Pairs drawn by lot; with an odd number the last one drawn plays alone (for two)."""
+    shuffled = list(players)
+    (rng or random.SystemRandom()).shuffle(shuffled)
+    teams = []
+    for i in range(0, len(shuffled), 2):
+        members = shuffled[i:i + 2]
+        teams.append({"name": " & ".join(members), "players": members})
+    return teams
+
+
+# --- games and their events ------------------------------------------------------------
+
+
+def current_game(db: sqlite_utils.Database, table_id: int) -> dict:
+    return next(db["games"].rows_where("table_id = ?", [table_id], order_by="number desc", limit=1))
+
+
+def games_of(db: sqlite_utils.Database, table_id: int) -> list[dict]:
+    return list(db["games"].rows_where("table_id = ?", [table_id], order_by="number"))
+
+
+def _entries_made(db, game_id: int) -> bool:
+    return bool(db["events"].count_where("game_id = ?", [game_id]))
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """One stored event row as the history shows it."""
+
+    id: int
+    kind: str
+    event: dict | None
+    target: int | None
+    by: str | None
+    at: str
+
+
+@dataclass(frozen=True)
+class Played:
+    """A game folded from its events: what every screen shows."""
+
+    row: dict
+    game: Game | None  # None while the seating does not suit the game yet
+    header: dict
+    entries: tuple[tuple[Recorded, dict], ...]  # (the entry, its event as it stands now)
+    history: tuple[Recorded, ...]
+    state: Any
+    result: dict | None
+    last_event_id: int
+    before: dict[int, dict] = field(default_factory=dict)  # correction id -> the event it replaced
+
+    @property
+    def engine(self):
+        return ENGINES[self.row["game"]]
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.result and self.result.get("finished"))
+
+    def writers(self) -> frozenset[str] | None:
+        if self.game is None:
+            return frozenset()
+        return self.engine.writers(self.state)
+
+    def log(self) -> dict:
+        """The game as a scorekeeper-log/1 document."""
+        events = []
+        for recorded, event in self.entries:
+            events.append({**event, "at": recorded.at, "by": recorded.by})
+        return {**self.header, "events": events}
+
+
+_cache: dict[int, Played] = {}
+_cache_lock = threading.Lock()
+
+
+def load(db: sqlite_utils.Database, game_row: dict) -> Played:
+    last = db.execute("SELECT coalesce(max(id), 0) FROM events WHERE game_id = ?",
+                      [game_row["id"]]).fetchone()[0]
+    cached = _cache.get(game_row["id"])
+    if cached and cached.last_event_id == last and cached.row["header"] == game_row["header"]:
+        return cached
+    rows = db.execute("SELECT id, kind, payload, target, by, at FROM events WHERE game_id = ? "
+                      "AND id <= ? ORDER BY id", [game_row["id"], last]).fetchall()
+    played = fold(game_row, [Recorded(r[0], r[1], json.loads(r[2]) if r[2] else None, r[3], r[4], r[5])
+                             for r in rows], last)
+    with _cache_lock:
+        if len(_cache) > 2000:
+            _cache.clear()
+        _cache[game_row["id"]] = played
+    return played
+
+
+def fold(game_row: dict, history: list[Recorded], last_event_id: int) -> Played:
+    header = json.loads(game_row["header"])
+    effective: dict[int, tuple[Recorded, dict]] = {}
+    before: dict[int, dict] = {}
+    for recorded in history:
+        if recorded.kind == "entry":
+            effective[recorded.id] = (recorded, recorded.event)
+        elif recorded.kind == "undo":
+            effective.pop(recorded.target, None)
+        elif recorded.kind == "correct" and recorded.target in effective:
+            before[recorded.id] = effective[recorded.target][1]
+            effective[recorded.target] = (effective[recorded.target][0], recorded.event)
+    try:
+        game = read_header({**header, "events": []})
+    except LogError:
+        game = None
+    state = result = None
+    if game is not None:
+        state = game.start()
+        for _, event in effective.values():
+            state = game.apply(state, event)
+        result = game.engine.result(state)
+    return Played(game_row, game, header, tuple(effective.values()), tuple(history), state, result,
+                  last_event_id, before)
+
+
+def _stamp(who: Viewer) -> dict:
+    return {"by": who.name or ("host" if who.is_host else None), "device": who.device, "at": now()}
+
+
+def _replayed(db, idem: str | None) -> int | None:
+    if not idem:
+        return None
+    rows = db.execute("SELECT id FROM events WHERE idem = ?", [idem]).fetchall()
+    return rows[0][0] if rows else None
+
+
+def _check_writer(played: Played, who: Viewer, event: dict) -> dict:
+    """Fill in who writes and refuse a device that may not write this entry."""
+    if who.read_only:
+        raise Refused("This is the read-only board: scan the QR code to join and enter results.", 403)
+    if not (who.seat or who.is_host):
+        raise Refused("Join the table first: pick your seat, then you can enter results.", 403)
+    if played.game is None:
+        raise Refused("The table is not ready: the host still has to seat enough players.", 409)
+    writers = played.writers()
+    if writers is not None and not writers:
+        raise Refused("The game is over. Start a rematch to play again.", 409)
+    takes_player = "player" in played.engine.events.get(event.get("type"), ())
+    if takes_player and not event.get("player") and writers:
+        ordered = [p for p in played.game.setup.players if p in writers]
+        event["player"] = who.name if who.name in writers else ordered[0]
+    if who.writes_for_all or writers is None:
+        return event
+    if who.name not in writers:
+        names = " or ".join(sorted(writers))
+        raise Refused(f"It is not your turn: {names} writes now.", 403)
+    if takes_player and event.get("player") and event["player"] != who.name:
+        try:
+            named = played.game.setup.player(event["player"])
+        except RuleError:
+            named = event["player"]
+        if named != who.name:
+            raise Refused("You can only write for your own side.", 403)
+    return event
+
+
+def submit(db: sqlite_utils.Database, table: dict, who: Viewer, event: Any, idem: str | None = None) -> int:
+    """Record one entry of the current game; returns its event id. A retry with the same
+    idempotency key returns the first answer instead of writing twice."""
+    if not isinstance(event, dict):
+        raise Refused("That entry could not be read. Tap the cell again.", 400)
+    key = f"{who.device}:{idem}" if idem else None
+    with immediate(db):
+        done = _replayed(db, key)
+        if done:
+            return done
+        game_row = current_game(db, table["id"])
+        played = load(db, game_row)
+        event = _check_writer(played, who, dict(event))
+        try:
+            clean_event(played.engine, event)
+            played.game.apply(played.state, event)
+        except RuleError as error:
+            raise Refused(_sentence(str(error))) from None
+        stored = {k: v for k, v in event.items() if k not in ("at", "by")}
+        changed(db, table["id"])
+        return db["events"].insert({
+            "game_id": game_row["id"], "kind": "entry", "payload": json.dumps(stored),
+            "target": None, "seat_id": who.seat["id"] if who.seat else None, "idem": key,
+            **_stamp(who)}).last_pk
+
+
+def undo(db: sqlite_utils.Database, table: dict, who: Viewer, target: Any, idem: str | None = None) -> int:
+    """Take back the last entry: its writer may, until the next entry is made; the host may too."""
+    key = f"{who.device}:{idem}" if idem else None
+    with immediate(db):
+        done = _replayed(db, key)
+        if done:
+            return done
+        game_row = current_game(db, table["id"])
+        played = load(db, game_row)
+        if not played.entries:
+            raise Refused("There is nothing to undo.")
+        last, _ = played.entries[-1]
+        if str(target) != str(last.id):
+            raise Refused("Only the last entry can be undone; the host can correct older ones.")
+        writer = db["events"].get(last.id)
+        if not who.is_host and (who.read_only or writer["device"] != who.device):
+            raise Refused("Only the one who wrote it (or the host) can undo this entry.", 403)
+        if played.finished and not who.is_host:
+            raise Refused("The game is over; only the host can change it now.", 403)
+        changed(db, table["id"])
+        return db["events"].insert({
+            "game_id": game_row["id"], "kind": "undo", "payload": None, "target": last.id,
+            "seat_id": who.seat["id"] if who.seat else None, "idem": key, **_stamp(who)}).last_pk
+
+
+def correct(db: sqlite_utils.Database, table: dict, who: Viewer, target: Any, event: Any,
+            idem: str | None = None) -> int:
+    """The host replaces an entry; the whole game must still follow the rules afterwards."""
+    if not who.is_host:
+        raise Refused("Only the host can correct an entry.", 403)
+    if not isinstance(event, dict):
+        raise Refused("That correction could not be read.", 400)
+    key = f"{who.device}:{idem}" if idem else None
+    with immediate(db):
+        done = _replayed(db, key)
+        if done:
+            return done
+        game_row = current_game(db, table["id"])
+        played = load(db, game_row)
+        positions = {recorded.id: i for i, (recorded, _) in enumerate(played.entries)}
+        try:
+            index = positions[int(target)]
+        except (KeyError, TypeError, ValueError):
+            raise Refused("That entry is not part of the current game.", 400) from None
+        old = played.entries[index][1]
+        replacement = {**old, **event}
+        replacement = {k: v for k, v in replacement.items() if v is not None and k not in ("at", "by")}
+        events = [e for _, e in played.entries]
+        events[index] = replacement
+        try:
+            state = played.game.start()
+            for number, candidate in enumerate(events, 1):
+                state = played.game.apply(state, candidate)
+        except RuleError as error:
+            where = "" if number == index + 1 else f" (entry {number} would no longer fit: "
+            raise Refused(_sentence(f"{where}{error}{')' if where else ''}".strip())) from None
+        changed(db, table["id"])
+        return db["events"].insert({
+            "game_id": game_row["id"], "kind": "correct", "payload": json.dumps(replacement),
+            "target": played.entries[index][0].id, "seat_id": who.seat["id"] if who.seat else None,
+            "idem": key, **_stamp(who)}).last_pk
+
+
+def rematch(db: sqlite_utils.Database, table: dict, who: Viewer) -> dict:
+    """A new game at the same table: same seats, teams and rules (the engine may move the
+    first deal on)."""
+    if not (who.is_host or who.seat):
+        raise Refused("Join the table first.", 403)
+    with immediate(db):
+        game_row = current_game(db, table["id"])
+        played = load(db, game_row)
+        if not played.finished:
+            raise Refused("Finish this game first: a rematch starts when the last entry is in.")
+        header = dict(played.header)
+        rematch_rules = getattr(played.engine, "rematch_rules", None)
+        if rematch_rules:
+            header["rules"] = rematch_rules(played.state)
+        number = game_row["number"] + 1
+        db["games"].insert({"table_id": table["id"], "number": number, "game": game_row["game"],
+                            "header": json.dumps(header), "created_at": now()})
+        changed(db, table["id"])
+    return current_game(db, table["id"])
+
+
+# --- the evening's ledger -----------------------------------------------------------------
+
+
+def ledger(db: sqlite_utils.Database, table_id: int) -> dict:
+    """Money per side over the table's finished games, and who pays whom once for all."""
+    totals: dict[str, int] = {}
+    currency = None
+    for row in games_of(db, table_id):
+        played = load(db, row)
+        if not played.finished or "money" not in (played.result or {}):
+            continue
+        currency = played.result.get("currency", currency)
+        for side, amount in played.result["money"].items():
+            totals[side] = totals.get(side, 0) + int(amount.replace(".", "").replace("-", "")) * (
+                -1 if amount.startswith("-") else 1)
+    return {"currency": currency, "cents": totals,
+            "transfers": fewest_transfers(totals) if totals else []}
+
+
+# --- moving games in and out ----------------------------------------------------------------
+
+
+def import_log(db: sqlite_utils.Database, doc: Any, device: str = "import") -> dict:
+    """A finished or unfinished game log becomes a new table (LogError if it is refused)."""
+    from .gamelog import fold as fold_log
+
+    game = read_header(doc)
+    fold_log(game, doc["events"])  # refuse before writing anything
+    header = {k: v for k, v in doc.items() if k != "events"}
+    with immediate(db):
+        table_id = db["tables"].insert({
+            "code": _free_code(db), "join_token": token(), "board_token": token(),
+            "host_device": device, "created_at": now()}).last_pk
+        for position, name in enumerate(game.setup.players, 1):
+            db["seats"].insert({"table_id": table_id, "position": position, "name": name,
+                                "role": "player", "device": None, "joined_at": None})
+        game_id = db["games"].insert({"table_id": table_id, "number": 1, "game": doc["game"],
+                                      "header": json.dumps(header), "created_at": now()}).last_pk
+        for number, event in enumerate(doc["events"], 1):
+            event = {k: v for k, v in event.items() if v is not None}
+            db["events"].insert({
+                "game_id": game_id, "kind": "entry",
+                "payload": json.dumps({k: v for k, v in event.items() if k not in ("at", "by")}),
+                "target": None, "seat_id": None, "by": event.get("by"), "device": device,
+                "at": event.get("at") or now(), "idem": None})
+        changed(db, table_id)
+    return db["tables"].get(table_id)

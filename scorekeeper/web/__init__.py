@@ -1,0 +1,1 @@
+"""The web app: thin Flask views over the tables service."""

@@ -1,0 +1,42 @@
+"""The request's database connection (flaskr-style) and the process's live hub."""
+
+from __future__ import annotations
+
+import click
+from flask import Flask, current_app, g
+
+from .. import store
+from ..live import Hub
+
+
+def get_db():
+    if "db" not in g:
+        g.db = store.connect(current_app.config["DATABASE"])
+    return g.db
+
+
+def close_db(_error=None) -> None:
+    db = g.pop("db", None)
+    if db is not None:
+        db.conn.close()
+
+
+def hub() -> Hub:
+    return current_app.extensions["scorekeeper.hub"]
+
+
+@click.command("init-db")
+def init_db_command() -> None:
+    """Create or migrate the database in the instance folder."""
+    db = store.connect(current_app.config["DATABASE"])
+    store.migrate(db)
+    click.echo(f"Database ready: {current_app.config['DATABASE']}")
+
+
+def init_app(app: Flask) -> None:
+    db = store.connect(app.config["DATABASE"])
+    store.migrate(db)  # every start brings the schema up to date
+    db.conn.close()
+    app.extensions["scorekeeper.hub"] = Hub(app.config["DATABASE"], app.config.get("LIVE_INTERVAL", 0.05))
+    app.teardown_appcontext(close_db)
+    app.cli.add_command(init_db_command)

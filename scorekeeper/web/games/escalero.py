@@ -1,0 +1,79 @@
+"""Escalero on the table screen: the values offered per row, and where a throw could go."""
+
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, render_template, request
+
+from ... import tables
+from ...games import escalero
+from ...games.base import RuleError
+from ..db import get_db
+from ..security import device_id
+
+bp = Blueprint("escalero", __name__)
+
+
+def choices(row: escalero.Row, rules) -> str:
+    """[[value, label], …] for the value picker of a row, as JSON for the page."""
+    options = []
+    for value in escalero.allowed_values(row, rules):
+        if value == 0:
+            label = "✕ cross out"
+        elif row.is_picture:
+            label = f"{value // row.face}× → {value}"
+        elif value in (escalero.allowed_values(row, rules)[1],) or row is escalero.Row.DOUBLE_GRANDE:
+            label = f"{value}"
+        else:
+            label = f"{value} served"
+        options.append([value, label])
+    return json.dumps(options, ensure_ascii=False)
+
+
+def face_label(face: int, rules) -> str:
+    return escalero.POKER_FACES[face] if rules["dice_faces"] == "poker" else str(face)
+
+
+@bp.get("/t/<token>/escalero/placements")
+def placements(token: str):
+    """Buttons for every open cell of the side on turn, best first, for the dice given."""
+    db = get_db()
+    table = tables.by_join_token(db, token)
+    who = tables.viewer(db, table, device_id())
+    played = tables.load(db, tables.current_game(db, table["id"]))
+    if played.row["game"] != "escalero" or played.game is None or played.finished:
+        raise tables.Refused("There is no Escalero game waiting for a throw.", 409)
+    try:
+        dice = tuple(int(d) for d in request.args.get("dice", "").split(",")[:6])
+        throw = escalero.Throw(dice, request.args.get("served") in ("1", "true", "on"))
+    except (ValueError, RuleError):
+        raise tables.Refused("Tap five dice first.", 400) from None
+    side = played.state.side_on_turn
+    writes = who.writes_for_all or (who.name in played.writers())
+    options = escalero.placements(played.state, side, throw)
+    return render_template("games/escalero/_placements.html", options=options, throw=throw,
+                           side=side, writes=writes, table=table, rules=played.state.rules)
+
+
+def row_label(row, rules) -> str:
+    try:
+        return escalero.row_label(escalero.Row(row), rules)
+    except ValueError:
+        return str(row)
+
+
+def written_value(event, rules) -> str:
+    """The value a dice entry wrote, for the history."""
+    try:
+        throw = escalero.Throw(tuple(event["dice"]), bool(event.get("served")))
+        value = escalero.throw_value(escalero.Row(event["row"]), throw, rules)
+    except (KeyError, TypeError, ValueError, RuleError):
+        return "?"
+    return "✕" if not value else str(value)
+
+
+def init_app(app) -> None:
+    app.register_blueprint(bp)
+    app.jinja_env.globals.update(escalero_choices=choices, escalero_face=face_label, row_label=row_label,
+                                 escalero_value=written_value, row_of=escalero.Row)

@@ -1,0 +1,86 @@
+"""Device identity, CSRF protection and security headers.
+
+A device is known by a random id in Flask's signed session cookie (HttpOnly, SameSite=Lax);
+seats and hosting are bound to that id in the database. Every state-changing request must
+carry the session's CSRF token, in the `X-CSRF-Token` header (htmx) or a `csrf` form field.
+"""
+
+from __future__ import annotations
+
+import hmac
+import os
+import secrets
+
+from flask import Flask, abort, g, request, session
+
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+       "form-action 'self'; frame-ancestors 'none'; manifest-src 'self'")
+
+
+def load_secret_key(app: Flask) -> None:
+    """The secret key lives in instance/secret_key, generated on first start."""
+    if app.config.get("SECRET_KEY"):
+        return
+    path = os.path.join(app.instance_path, "secret_key")
+    try:
+        with open(path, "rb") as handle:
+            key = handle.read()
+    except FileNotFoundError:
+        key = secrets.token_bytes(32)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:  # another worker wrote it first: use theirs
+            with open(path, "rb") as handle:
+                key = handle.read()
+        else:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(key)
+    app.config["SECRET_KEY"] = key
+
+
+def device_id() -> str:
+    """This browser's id, created on first use."""
+    device = session.get("device")
+    if not isinstance(device, str) or len(device) != 22:
+        device = secrets.token_urlsafe(16)
+        session["device"] = device
+        session.permanent = True
+    return device
+
+
+def csrf_token() -> str:
+    token = session.get("csrf")
+    if not isinstance(token, str) or len(token) != 43:
+        token = secrets.token_urlsafe(32)
+        session["csrf"] = token
+        session.permanent = True
+    return token
+
+
+def check_csrf() -> None:
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return
+    sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf", "")
+    expected = session.get("csrf")
+    if not isinstance(expected, str) or not hmac.compare_digest(str(sent).encode(), expected.encode()):
+        g.csrf_failed = True
+        abort(403, "This page has expired. Reload it and try again.")
+
+
+def set_headers(response):
+    response.headers.setdefault("Content-Security-Policy", CSP)
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "same-origin")
+    response.headers.setdefault("X-Frame-Options", "DENY")
+    return response
+
+
+def init_app(app: Flask) -> None:
+    load_secret_key(app)
+    app.config.setdefault("SESSION_COOKIE_HTTPONLY", True)
+    app.config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
+    app.config.setdefault("PERMANENT_SESSION_LIFETIME", 60 * 60 * 24 * 365)
+    app.before_request(check_csrf)
+    app.after_request(set_headers)
+    app.jinja_env.globals["csrf_token"] = csrf_token

@@ -1,0 +1,370 @@
+"""The table screens: open a table, join it, enter results, watch it live, settle up.
+
+Views stay thin: they read the request, call the tables service and render. A refusal is
+a 4xx with the service's message, shown in the page's message area; nothing is written.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import time
+
+import qrcode
+import qrcode.image.svg
+from flask import (Blueprint, Response, abort, current_app, redirect, render_template, request,
+                   stream_with_context, url_for)
+from werkzeug.exceptions import HTTPException
+
+from .. import store, tables
+from ..games import ENGINES
+from ..games.base import RuleError, parse_rules
+from ..live import sse_message
+from .db import get_db, hub
+from .links import base_url
+from .security import device_id
+
+bp = Blueprint("tables", __name__)
+
+MAX_FIELD = 2000  # characters in any one form field
+
+
+def field(name: str, default: str = "") -> str:
+    value = request.form.get(name, default)
+    if len(value) > MAX_FIELD:
+        raise tables.Refused("That entry is too long.", 400)
+    return value
+
+
+def json_field(name: str):
+    text = field(name)
+    try:
+        return json.loads(text) if text else None
+    except ValueError:
+        raise tables.Refused("That entry could not be read. Reload the page and try again.", 400) from None
+
+
+# --- opening a table --------------------------------------------------------------------
+
+
+@bp.get("/new/<game>")
+def new(game: str):
+    engine = ENGINES.get(game) or abort(404, "There is no such game.")
+    return render_template("new.html", engine=engine, values={}, names=[""] * 4)
+
+
+@bp.post("/new/<game>")
+def create(game: str):
+    engine = ENGINES.get(game) or abort(404, "There is no such game.")
+    names = [n[:MAX_FIELD] for n in request.form.getlist("player")][: tables.MAX_SEATS + 1]
+    values = {key: field(f"rule_{key}") for key in engine.settings}
+    try:
+        rules = rules_from_form(engine, values)
+        table = tables.create_table(get_db(), device_id(), game, rules, names,
+                                    scribe=field("scribe") if field("seating") == "scribe" else None)
+    except tables.Refused as refusal:
+        return render_template("new.html", engine=engine, values=values, names=names + [""],
+                               message=str(refusal)), refusal.status
+    return redirect(url_for("tables.table", token=table["join_token"]), 303)
+
+
+def rules_from_form(engine, values: dict[str, str]) -> dict:
+    """Form strings to the log's typed rule values (checked by the engine's settings)."""
+    rules = {}
+    for key, setting in engine.settings.items():
+        text = values.get(key, "").strip()
+        if text == "":
+            continue
+        default = setting.default
+        if isinstance(default, bool):
+            rules[key] = text in ("true", "on", "1", "yes")
+        elif isinstance(default, int):
+            try:
+                rules[key] = int(text)
+            except ValueError:
+                raise tables.Refused(f"{setting.label or key}: type a whole number.", 400) from None
+        else:
+            rules[key] = text
+    try:
+        parse_rules(rules, engine.settings)
+    except RuleError as error:
+        key = str(error).split(":", 1)[0].removeprefix("rules.")
+        label = engine.settings[key].label if key in engine.settings else key
+        raise tables.Refused(f"{label}: {str(error).split(': ', 1)[-1]}", 400) from None
+    return rules
+
+
+# --- joining ------------------------------------------------------------------------------
+
+
+@bp.post("/join")
+def join_by_code():
+    try:
+        table = tables.by_code(get_db(), field("code"), request.remote_addr or "?")
+    except tables.Refused as refusal:
+        return render_template("index.html", engines=ENGINES.values(), message=str(refusal),
+                               code=field("code")[:12]), refusal.status
+    return redirect(url_for("tables.table", token=table["join_token"]), 303)
+
+
+@bp.post("/t/<token>/join")
+def join(token: str):
+    db = get_db()
+    table = tables.by_join_token(db, token)
+    new_name = field("name") if "name" in request.form else None
+    tables.join(db, table, device_id(), seat_id=field("seat") or None, new_name=new_name)
+    hub().notify(table["id"])
+    return redirect(url_for("tables.table", token=token), 303)
+
+
+@bp.post("/t/<token>/seats/<int:seat_id>/free")
+def free_seat(token: str, seat_id: int):
+    db = get_db()
+    table = tables.by_join_token(db, token)
+    tables.release_seat(db, table, tables.viewer(db, table, device_id()), seat_id)
+    hub().notify(table["id"])
+    return redirect(url_for("tables.table", token=token), 303)
+
+
+@bp.post("/t/<token>/teams")
+def teams(token: str):
+    db = get_db()
+    table = tables.by_join_token(db, token)
+    who = tables.viewer(db, table, device_id())
+    played = tables.load(db, tables.current_game(db, table["id"]))
+    action = field("action")
+    if action == "draw":
+        chosen = tables.draw_pairs(played.header["players"])
+    elif action == "set":
+        chosen = json_field("teams")
+    else:
+        chosen = None
+    tables.set_teams(db, table, who, chosen)
+    hub().notify(table["id"])
+    return redirect(url_for("tables.table", token=token), 303)
+
+
+# --- the table screen -------------------------------------------------------------------------
+
+
+def screen(table: dict, who: tables.Viewer, message: str | None = None, status: int = 200):
+    db = get_db()
+    game_row = tables.current_game(db, table["id"])
+    played = tables.load(db, game_row)
+    context = dict(table=table, who=who, played=played, seats=tables.seats(db, table["id"]),
+                   message=message, join_url=join_url(table), board_html=board_html(table, who),
+                   change=store.last_change(db, table["id"]))
+    response = Response(render_template("table.html", **context), status)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def join_url(table: dict) -> str:
+    return base_url() + url_for("tables.table", token=table["join_token"])
+
+
+@bp.get("/t/<token>")
+def table(token: str):
+    db = get_db()
+    table = tables.by_join_token(db, token)
+    return screen(table, tables.viewer(db, table, device_id()))
+
+
+@bp.get("/b/<token>")
+def board_page(token: str):
+    db = get_db()
+    table = tables.by_board_token(db, token)
+    return screen(table, tables.viewer(db, table, "", read_only=True))
+
+
+def board_html(table: dict, who: tables.Viewer) -> str:
+    """The live part of the table screen, as this kind of viewer sees it. Rendered once per
+    change and kind of viewer, whatever the number of phones watching."""
+    change = hub().query(lambda db: store.last_change(db, table["id"]))
+    kind = ("board" if who.read_only else
+            f"{'host' if who.is_host else 'guest'}:{who.seat['id'] if who.seat else '-'}")
+
+    def render() -> str:
+        return hub().query(lambda db: _render_board(db, table, who, change))
+
+    return hub().board((table["id"], change, kind), render)
+
+
+def _render_board(db, table: dict, who: tables.Viewer, change: int) -> str:
+    played = tables.load(db, tables.current_game(db, table["id"]))
+    return render_template("_board.html", table=table, who=who, played=played,
+                           seats=tables.seats(db, table["id"]),
+                           ledger=tables.ledger(db, table["id"]), change=change,
+                           last_writer=_last_writer(db, played))
+
+
+def _last_writer(db, played) -> str | None:
+    if not played.entries:
+        return None
+    row = db["events"].get(played.entries[-1][0].id)
+    return row["device"]
+
+
+@bp.get("/t/<token>/board")
+def board(token: str):
+    db = get_db()
+    table = tables.by_join_token(db, token)
+    return fragment(board_html(table, tables.viewer(db, table, device_id())))
+
+
+@bp.get("/b/<token>/board")
+def board_readonly(token: str):
+    table = tables.by_board_token(get_db(), token)
+    return fragment(board_html(table, tables.viewer(get_db(), table, "", read_only=True)))
+
+
+def fragment(html: str, status: int = 200) -> Response:
+    response = Response(html, status, mimetype="text/html")
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Vary"] = "HX-Request"
+    return response
+
+
+# --- live ------------------------------------------------------------------------------------
+
+
+@bp.get("/t/<token>/live")
+def live(token: str):
+    db = get_db()
+    table = tables.by_join_token(db, token)
+    return stream(table, tables.viewer(db, table, device_id()))
+
+
+@bp.get("/b/<token>/live")
+def live_readonly(token: str):
+    table = tables.by_board_token(get_db(), token)
+    return stream(table, tables.viewer(get_db(), table, "", read_only=True))
+
+
+def stream(table: dict, who: tables.Viewer) -> Response:
+    """Server-sent events: the board each time the table changes. A phone that comes back
+    with Last-Event-ID gets the board at once if it missed anything."""
+    try:
+        seen = int(request.headers.get("Last-Event-ID") or request.args.get("since") or 0)
+    except ValueError:
+        seen = 0
+    from .db import close_db
+    close_db()  # a stream holds no database connection of its own
+    live_hub = hub()
+    lifetime = current_app.config.get("STREAM_SECONDS", 300)
+    keepalive = current_app.config.get("KEEPALIVE_SECONDS", 15)
+
+    def events():
+        nonlocal seen
+        ends = time.monotonic() + lifetime
+        yield "retry: 1000\n\n"
+        while time.monotonic() < ends:
+            change = live_hub.query(lambda db: store.last_change(db, table["id"]))
+            if change > seen:
+                seen = change
+                yield sse_message(board_html(table, who), change)
+                continue
+            if not live_hub.wait(table["id"], keepalive):
+                yield ": still here\n\n"
+
+    response = Response(stream_with_context(events()), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response
+
+
+# --- entries ---------------------------------------------------------------------------------
+
+
+def after_write(table: dict, who: tables.Viewer) -> Response:
+    hub().notify(table["id"])
+    if request.headers.get("HX-Request") or request.headers.get("X-Requested-With"):
+        return fragment(board_html(table, who))
+    return redirect(url_for("tables.table", token=table["join_token"]), 303)
+
+
+def writer(token: str) -> tuple[dict, tables.Viewer]:
+    db = get_db()
+    table = tables.by_join_token(db, token)
+    return table, tables.viewer(db, table, device_id())
+
+
+@bp.post("/t/<token>/entries")
+def enter(token: str):
+    table, who = writer(token)
+    tables.submit(get_db(), table, who, json_field("event"), idem=field("idem") or None)
+    return after_write(table, who)
+
+
+@bp.post("/t/<token>/undo")
+def undo(token: str):
+    table, who = writer(token)
+    tables.undo(get_db(), table, who, field("target"), idem=field("idem") or None)
+    return after_write(table, who)
+
+
+@bp.post("/t/<token>/correct")
+def correct(token: str):
+    table, who = writer(token)
+    tables.correct(get_db(), table, who, field("target"), json_field("event"), idem=field("idem") or None)
+    return after_write(table, who)
+
+
+@bp.post("/t/<token>/rematch")
+def rematch(token: str):
+    table, who = writer(token)
+    tables.rematch(get_db(), table, who)
+    return after_write(table, who)
+
+
+# --- QR code and export ---------------------------------------------------------------------------
+
+
+@bp.get("/t/<token>/qr.svg")
+def qr(token: str):
+    table = tables.by_join_token(get_db(), token)
+    image = qrcode.make(join_url(table), image_factory=qrcode.image.svg.SvgPathImage, box_size=12, border=2)
+    out = io.BytesIO()
+    image.save(out)
+    response = Response(out.getvalue(), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "private, max-age=3600"
+    return response
+
+
+@bp.get("/t/<token>/games/<int:number>/log.json")
+def export(token: str, number: int):
+    db = get_db()
+    table = tables.by_join_token(db, token)
+    rows = [g for g in tables.games_of(db, table["id"]) if g["number"] == number]
+    if not rows:
+        abort(404, "There is no such game at this table.")
+    played = tables.load(db, rows[0])
+    body = json.dumps(played.log(), ensure_ascii=False, indent=1)
+    response = Response(body, mimetype="application/json")
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="{played.row["game"]}-{table["code"]}-{number}.json"')
+    return response
+
+
+# --- refusals ---------------------------------------------------------------------------------------
+
+
+@bp.app_errorhandler(tables.Refused)
+def refused(refusal: tables.Refused):
+    return message_response(str(refusal), refusal.status)
+
+
+@bp.app_errorhandler(HTTPException)
+def http_error(error: HTTPException):
+    text = error.description if error.code in (403, 404, 405, 413, 429) else None
+    return message_response(text or error.name, error.code or 500)
+
+
+def message_response(text: str, status: int) -> Response:
+    """A refusal as a short message fragment for scripts and htmx, or a whole page."""
+    if request.headers.get("HX-Request") or request.headers.get("X-Requested-With"):
+        response = Response(render_template("_message.html", message=text), status)
+        response.headers["HX-Retarget"] = "#message"
+        response.headers["HX-Reswap"] = "innerHTML"
+        return response
+    return Response(render_template("message.html", message=text, status=status), status)

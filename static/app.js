@@ -1,0 +1,259 @@
+// Scorekeeper on the phone: entries that survive a dropped network, the value picker,
+// dice entry, live-board fallback, wake lock and theme. No inline scripts (CSP).
+(() => {
+  "use strict";
+  const csrf = () => document.querySelector('meta[name="csrf"]')?.content || "";
+  const $ = (sel, root = document) => root.querySelector(sel);
+  const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
+  const PENDING = "scorekeeper.pending";
+
+  // --- theme ------------------------------------------------------------------------------
+  const theme = localStorage.getItem("scorekeeper.theme");
+  if (theme) document.documentElement.dataset.theme = theme;
+  document.addEventListener("click", (e) => {
+    if (!e.target.closest("[data-theme-toggle]")) return;
+    const next = document.documentElement.dataset.theme === "light" ? "dark" : "light";
+    document.documentElement.dataset.theme = next;
+    localStorage.setItem("scorekeeper.theme", next);
+  });
+
+  // htmx requests carry the CSRF token too
+  document.addEventListener("htmx:config:request", (e) => {
+    e.detail.ctx.request.headers["X-CSRF-Token"] = csrf();
+  });
+
+  // --- messages and network state -----------------------------------------------------------
+  function say(html) {
+    const area = $("#message");
+    if (area) area.innerHTML = html || "";
+  }
+  function sayText(text) {
+    const p = document.createElement("p");
+    p.className = "message";
+    p.setAttribute("role", "alert");
+    p.textContent = text;
+    say("");
+    $("#message")?.append(p);
+  }
+  function net(state, text) {
+    const el = $("#net");
+    if (!el) return;
+    el.dataset.state = state;
+    el.textContent = text;
+  }
+
+  // --- posting entries: idempotent, queued while offline ------------------------------------------
+  function queue() {
+    try { return JSON.parse(localStorage.getItem(PENDING) || "[]"); } catch { return []; }
+  }
+  function saveQueue(items) { localStorage.setItem(PENDING, JSON.stringify(items)); }
+
+  async function send(item) {
+    const body = new URLSearchParams();
+    for (const [k, v] of Object.entries(item.fields)) body.set(k, typeof v === "string" ? v : JSON.stringify(v));
+    body.set("idem", item.idem);
+    body.set("csrf", csrf());
+    const response = await fetch(item.url, {
+      method: "POST", body, credentials: "same-origin",
+      headers: {"X-Requested-With": "fetch", "X-CSRF-Token": csrf()},
+    });
+    const html = await response.text();
+    if (response.ok) {
+      say("");
+      swapBoard(html);
+    } else {
+      say(html);  // a refusal: the message says why; nothing was written
+    }
+    return response;
+  }
+
+  let flushing = false;
+  async function flush() {
+    if (flushing) return;
+    flushing = true;
+    try {
+      let items = queue();
+      while (items.length) {
+        try {
+          await send(items[0]);
+        } catch {
+          net("offline", `Offline — ${items.length} entr${items.length === 1 ? "y" : "ies"} kept, will resend`);
+          return;
+        }
+        items = queue().filter((i) => i.idem !== items[0].idem);
+        saveQueue(items);
+      }
+      if ($("#net")?.dataset.state === "offline") net("online", "Back online");
+    } finally {
+      flushing = false;
+    }
+  }
+
+  function post(url, fields) {
+    const item = {url, fields, idem: crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random()};
+    saveQueue([...queue(), item]);
+    closePicker();
+    return flush();
+  }
+  window.addEventListener("online", flush);
+  setInterval(() => { if (queue().length) flush(); }, 3000);
+  document.addEventListener("DOMContentLoaded", flush);
+
+  document.addEventListener("click", (e) => {
+    const button = e.target.closest("[data-post]");
+    if (!button || button.disabled) return;
+    e.preventDefault();
+    let fields = {};
+    try { fields = JSON.parse(button.dataset.fields || "{}"); } catch { /* keep empty */ }
+    post(button.dataset.post, fields);
+  });
+
+  // --- the live board ----------------------------------------------------------------------------
+  function swapBoard(html) {
+    const board = $("#board");
+    if (!board || !html.includes("board-inner")) return;
+    const incoming = /data-change="(\d+)"/.exec(html);
+    const current = $(".board-inner", board)?.dataset.change;
+    if (incoming && current && Number(incoming[1]) < Number(current)) return;  // never go back in time
+    board.innerHTML = html;
+    afterBoard();
+  }
+
+  let poller = null;
+  function startPolling() {
+    if (poller) return;
+    poller = setInterval(async () => {
+      const board = $("#board");
+      if (!board?.dataset.boardUrl) return;
+      try {
+        const r = await fetch(board.dataset.boardUrl, {credentials: "same-origin", headers: {"X-Requested-With": "fetch"}});
+        if (r.ok) swapBoard(await r.text());
+        if (!queue().length) net("polling", "Live updates paused — refreshing every 4 s");
+      } catch {
+        net("offline", "Offline — waiting for the network");
+      }
+    }, 4000);
+  }
+  function stopPolling() { clearInterval(poller); poller = null; }
+  document.addEventListener("htmx:sse:error", () => { net("offline", "Connection lost — reconnecting"); startPolling(); });
+  document.addEventListener("htmx:sse:after:connection", () => { stopPolling(); if (!queue().length) net("live", "Live"); });
+  document.addEventListener("htmx:sse:close", startPolling);
+  document.addEventListener("htmx:after:swap", (e) => { if (e.target?.id === "board") afterBoard(); });
+  window.addEventListener("offline", () => net("offline", "Offline — entries are kept and sent when the network is back"));
+
+  // --- value picker (two taps: a cell, then a value) -------------------------------------------------
+  const picker = () => $("#picker");
+  function closePicker() { const d = picker(); if (d?.open) d.close(); }
+  function openPicker(title, values, make) {
+    const dialog = picker();
+    if (!dialog) return;
+    $("[data-title]", dialog).textContent = title;
+    const box = $("[data-values]", dialog);
+    box.replaceChildren(...values.map(([value, label]) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "button value" + (value === 0 ? " zero" : "");
+      b.textContent = label;
+      b.dataset.post = make.url;
+      b.dataset.fields = JSON.stringify(make.fields(value));
+      return b;
+    }));
+    dialog.showModal();
+  }
+  document.addEventListener("click", (e) => {
+    if (e.target.closest("[data-close]")) { closePicker(); return; }
+    if (e.target === picker()) { closePicker(); return; }  // a tap on the backdrop
+    const cell = e.target.closest("[data-pick]");
+    if (cell) {
+      const lit = cell.dataset.lit && $("[data-dice-pad]") && dice.length === 5;
+      const row = cell.closest("tr");
+      const column = Number(cell.dataset.column);
+      if (lit) {  // a lit cell takes the thrown dice at once
+        post(picker().dataset.enter, {event: {type: "score", column, row: cell.dataset.row, dice: [...dice], served: served()}});
+        resetDice();
+        return;
+      }
+      const values = JSON.parse(row.dataset.values || "[]");
+      const label = row.querySelector("th").textContent.trim();
+      openPicker(`Column ${column} · ${label}`, values, {
+        url: picker().dataset.enter,
+        fields: (value) => ({event: {type: "score", column, row: cell.dataset.row, value}}),
+      });
+      return;
+    }
+    const fix = e.target.closest("[data-correct]");
+    if (fix) {
+      const values = JSON.parse(fix.dataset.values || "[]");
+      openPicker(`Correct ${fix.dataset.player}: column ${fix.dataset.column}, row ${fix.dataset.row}`, values, {
+        url: picker().dataset.correctUrl,
+        fields: (value) => ({target: fix.dataset.correct, event: {value, dice: null, served: null}}),
+      });
+    }
+  });
+
+  // --- dice entry: tap five faces, the cells they could go to light up --------------------------------
+  let dice = [];
+  const served = () => Boolean($("[data-served]")?.checked);
+  function resetDice() { dice = []; showDice(); }
+  function showDice() {
+    const pad = $("[data-dice-pad]");
+    if (!pad) return;
+    const thrown = $("[data-thrown]", pad);
+    thrown.replaceChildren(...dice.map((face, i) => {
+      const b = document.createElement("button");
+      b.type = "button"; b.className = "die small"; b.dataset.remove = i;
+      b.textContent = $(`[data-face="${face}"]`, pad).textContent;
+      b.setAttribute("aria-label", `remove ${b.textContent}`);
+      return b;
+    }));
+    if (dice.length < 5) {
+      $("[data-options]", pad).replaceChildren();
+      unlight();
+      thrown.dataset.left = `${5 - dice.length} more`;
+    } else {
+      thrown.dataset.left = "";
+      lookUp();
+    }
+  }
+  function unlight() { $$("#board [data-lit]").forEach((c) => { delete c.dataset.lit; c.textContent = ""; }); }
+  async function lookUp() {
+    const pad = $("[data-dice-pad]");
+    const url = `${pad.dataset.url}?dice=${dice.join(",")}&served=${served() ? 1 : 0}`;
+    try {
+      const r = await fetch(url, {credentials: "same-origin", headers: {"X-Requested-With": "fetch"}});
+      const html = await r.text();
+      if (!r.ok) { say(html); return; }
+      $("[data-options]", pad).innerHTML = html;
+      light();
+    } catch {
+      net("offline", "Offline — tap a cell and its value instead");
+    }
+  }
+  function light() {
+    unlight();
+    if (dice.length !== 5) return;
+    $$("[data-options] [data-column]").forEach((option) => {
+      const cell = $(`#board button.cell[data-column="${option.dataset.column}"][data-row="${option.dataset.row}"]`);
+      if (cell) { cell.dataset.lit = option.dataset.value; cell.textContent = option.dataset.value === "0" ? "✕" : option.dataset.value; }
+    });
+  }
+  document.addEventListener("click", (e) => {
+    const face = e.target.closest("[data-face]");
+    if (face && dice.length < 5) { dice.push(Number(face.dataset.face)); showDice(); return; }
+    const remove = e.target.closest("[data-remove]");
+    if (remove) { dice.splice(Number(remove.dataset.remove), 1); showDice(); return; }
+    if (e.target.closest("[data-options] [data-post]")) resetDice();
+  });
+  document.addEventListener("change", (e) => { if (e.target.matches("[data-served]") && dice.length === 5) lookUp(); });
+
+  function afterBoard() { if (dice.length === 5) light(); }
+
+  // --- keep the screen awake during a game -------------------------------------------------------------
+  let lock = null;
+  async function wake() {
+    if (!("wakeLock" in navigator) || !$("#board") || document.visibilityState !== "visible") return;
+    try { lock = await navigator.wakeLock.request("screen"); } catch { lock = null; }
+  }
+  document.addEventListener("visibilitychange", wake);
+  document.addEventListener("DOMContentLoaded", wake);
+})();
