@@ -12,6 +12,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """The application factory; configuration and the database live in the instance folder."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     app = Flask(__name__, instance_relative_config=True,
+                instance_path=os.environ.get("SCOREKEEPER_INSTANCE") or None,
                 template_folder=os.path.join(root, "templates"),
                 static_folder=os.path.join(root, "static"))
     app.config.from_mapping(

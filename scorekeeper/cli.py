@@ -6,7 +6,7 @@ import json
 import sys
 
 import click
-from flask.cli import FlaskGroup
+from flask.cli import FlaskGroup, with_appcontext
 
 from . import create_app
 from .gamelog import LogError, parse_json, replay as replay_log
@@ -49,6 +49,80 @@ def replay(file: str) -> None:
         fail(str(error))
         return
     click.echo(json.dumps(result, ensure_ascii=False))
+
+
+@cli.command()
+@click.option("--host", default="0.0.0.0", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535), help="Port to listen on.")
+@click.option("--workers", default=2, show_default=True, type=click.IntRange(1, 64),
+              help="Worker processes (each holds thousands of live phones).")
+def serve(host: str, port: int, workers: int) -> None:
+    """Start the production server and print the address phones should open, with a QR code."""
+    from .serve import run
+
+    run(host, port, workers)
+
+
+@cli.command("export")
+@click.argument("table_code")
+@click.option("--game", "number", type=int, default=None, help="Which game of the table (default: the last).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default="-",
+              help="Where to write the log (default: standard output).")
+@with_appcontext
+def export_command(table_code: str, number: int | None, output: str) -> None:
+    """Write one game of a table (by its short code) as a scorekeeper-log/1 JSON document."""
+    from . import store, tables
+    from flask import current_app
+
+    db = store.connect(current_app.config["DATABASE"])
+    rows = list(db["tables"].rows_where("code = ?", [table_code.strip().upper()]))
+    if not rows:
+        fail(f"no table has the code {table_code}")
+    games = tables.games_of(db, rows[0]["id"])
+    chosen = [g for g in games if number is None or g["number"] == number]
+    if not chosen:
+        fail(f"table {table_code} has no game {number}")
+    text = json.dumps(tables.load(db, chosen[-1]).log(), ensure_ascii=False, indent=1)
+    with click.open_file(output, "w", encoding="utf-8") as handle:
+        handle.write(text + "\n")
+
+
+@cli.command("import")
+@click.argument("file", metavar="FILE")
+@with_appcontext
+def import_command(file: str) -> None:
+    """Read a scorekeeper-log/1 game log (- for stdin) into a new table and print its code.
+
+    A log that breaks a rule is refused like replay does: exit status 2, one line on stderr.
+    """
+    from . import store, tables
+    from flask import current_app
+
+    db = store.connect(current_app.config["DATABASE"])
+    try:
+        table = tables.import_log(db, parse_json(read_source(file)))
+    except LogError as error:
+        fail(str(error))
+        return
+    click.echo(table["code"])
+
+
+@cli.command()
+@click.argument("file", metavar="FILE", type=click.Path(dir_okay=False))
+@with_appcontext
+def backup(file: str) -> None:
+    """Copy the live database to FILE, consistently, while the server keeps running."""
+    import sqlite3
+
+    from flask import current_app
+
+    source = sqlite3.connect(current_app.config["DATABASE"])
+    target = sqlite3.connect(file)
+    with target:
+        source.backup(target)
+    target.close()
+    source.close()
+    click.echo(f"Backed up to {file}")
 
 
 def main() -> None:

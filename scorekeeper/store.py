@@ -52,6 +52,10 @@ def m001_tables_seats_games_events(db: sqlite_utils.Database) -> None:
     # one row per change of a table (entry, seat, teams, rematch): the live streams' clock
     db["changes"].create({"id": int, "table_id": int}, pk="id")
     db["changes"].create_index(["table_id", "id"])
+    # a turn being entered step by step (Jaques le Kaques throws), shared live until it
+    # becomes one event of the log
+    db["drafts"].create({"game_id": int, "payload": str, "by": str, "device": str, "at": str},
+                        pk="game_id", foreign_keys=[("game_id", "games", "id")])
     db["join_attempts"].create({"id": int, "address": str, "at": float}, pk="id")
     db["join_attempts"].create_index(["address", "at"])
 

@@ -12,7 +12,7 @@ import random
 import secrets
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import Any, Iterable
 
@@ -320,6 +320,7 @@ class Played:
     result: dict | None
     last_event_id: int
     before: dict[int, dict] = field(default_factory=dict)  # correction id -> the event it replaced
+    draft: dict | None = None  # a turn being entered step by step, not yet an event
 
     @property
     def engine(self):
@@ -349,13 +350,15 @@ _cache_lock = threading.Lock()
 def load(db: sqlite_utils.Database, game_row: dict) -> Played:
     last = db.execute("SELECT coalesce(max(id), 0) FROM events WHERE game_id = ?",
                       [game_row["id"]]).fetchone()[0]
+    drafts = db.execute("SELECT payload, by, at FROM drafts WHERE game_id = ?", [game_row["id"]]).fetchall()
+    draft = {"payload": json.loads(drafts[0][0]), "by": drafts[0][1], "at": drafts[0][2]} if drafts else None
     cached = _cache.get(game_row["id"])
     if cached and cached.last_event_id == last and cached.row["header"] == game_row["header"]:
-        return cached
+        return cached if cached.draft == draft else replace(cached, draft=draft)
     rows = db.execute("SELECT id, kind, payload, target, by, at FROM events WHERE game_id = ? "
                       "AND id <= ? ORDER BY id", [game_row["id"], last]).fetchall()
-    played = fold(game_row, [Recorded(r[0], r[1], json.loads(r[2]) if r[2] else None, r[3], r[4], r[5])
-                             for r in rows], last)
+    played = replace(fold(game_row, [Recorded(r[0], r[1], json.loads(r[2]) if r[2] else None, r[3], r[4], r[5])
+                                     for r in rows], last), draft=draft)
     with _cache_lock:
         if len(_cache) > 2000:
             _cache.clear()
@@ -449,11 +452,40 @@ def submit(db: sqlite_utils.Database, table: dict, who: Viewer, event: Any, idem
         except RuleError as error:
             raise Refused(_sentence(str(error))) from None
         stored = {k: v for k, v in event.items() if k not in ("at", "by")}
+        db.execute("DELETE FROM drafts WHERE game_id = ?", [game_row["id"]])
         changed(db, table["id"])
         return db["events"].insert({
             "game_id": game_row["id"], "kind": "entry", "payload": json.dumps(stored),
             "target": None, "seat_id": who.seat["id"] if who.seat else None, "idem": key,
             **_stamp(who)}).last_pk
+
+
+def save_draft(db: sqlite_utils.Database, table: dict, who: Viewer, payload: Any,
+               idem: str | None = None) -> None:
+    """Keep (or, with None, drop) the turn being entered step by step. The engine's
+    `verify_draft(state, payload)` checks it, so every phone sees only legal steps."""
+    key = f"{who.device}:{idem}" if idem else None
+    with immediate(db):
+        game_row = current_game(db, table["id"])
+        played = load(db, game_row)
+        verify = getattr(played.engine, "verify_draft", None)
+        if verify is None:
+            raise Refused("This game is entered in one go.", 400)
+        _check_writer(played, who, {"type": next(iter(played.engine.events))})
+        if key and played.draft and played.draft["payload"] == payload:
+            return  # a retried step
+        if payload is None:
+            db.execute("DELETE FROM drafts WHERE game_id = ?", [game_row["id"]])
+        else:
+            try:
+                verify(played.state, payload)
+            except RuleError as error:
+                raise Refused(_sentence(str(error))) from None
+            stamp = _stamp(who)
+            db["drafts"].upsert({"game_id": game_row["id"], "payload": json.dumps(payload),
+                                 "by": stamp["by"], "device": stamp["device"], "at": stamp["at"]},
+                                pk="game_id")
+        changed(db, table["id"])
 
 
 def undo(db: sqlite_utils.Database, table: dict, who: Viewer, target: Any, idem: str | None = None) -> int:

@@ -27,7 +27,10 @@ def init_app(app: Flask) -> None:
             versions[filename] = version
         return url_for("static", filename=filename, v=version)
 
-    app.jinja_env.globals["static_url"] = static_url
+    def static_exists(filename: str) -> bool:
+        return os.path.isfile(os.path.join(app.static_folder, filename))
+
+    app.jinja_env.globals.update(static_url=static_url, static_exists=static_exists)
 
     packed: dict[tuple, bytes] = {}  # static files compressed once per process
 

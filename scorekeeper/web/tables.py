@@ -296,6 +296,13 @@ def enter(token: str):
     return after_write(table, who)
 
 
+@bp.post("/t/<token>/draft")
+def draft(token: str):
+    table, who = writer(token)
+    tables.save_draft(get_db(), table, who, json_field("draft"), idem=field("idem") or None)
+    return after_write(table, who)
+
+
 @bp.post("/t/<token>/undo")
 def undo(token: str):
     table, who = writer(token)

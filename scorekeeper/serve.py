@@ -1,0 +1,57 @@
+"""`scorekeeper serve`: the production server — gunicorn with gevent workers.
+
+gevent lets one worker hold thousands of idle live streams (each a greenlet, not a thread);
+several workers share the load, and the live watcher keeps their streams in step.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+
+import click
+import qrcode
+
+
+def lan_url(host: str, port: int) -> str:
+    from .web.links import lan_addresses
+
+    if host in ("0.0.0.0", "::", ""):
+        addresses = lan_addresses()
+        host = addresses[0] if addresses else "127.0.0.1"
+    return f"http://{host}:{port}/"
+
+
+def terminal_qr(text: str) -> str:
+    code = qrcode.QRCode(border=1)
+    code.add_data(text)
+    out = io.StringIO()
+    code.print_ascii(out=out, invert=True)
+    return out.getvalue()
+
+
+def run(host: str, port: int, workers: int, instance: str | None = None) -> None:
+    from gunicorn.app.base import BaseApplication
+
+    from . import create_app
+
+    class Server(BaseApplication):
+        def load_config(self) -> None:
+            self.cfg.set("bind", f"[{host}]:{port}" if ":" in host else f"{host}:{port}")
+            self.cfg.set("workers", workers)
+            self.cfg.set("worker_class", "gevent")
+            self.cfg.set("worker_connections", 10000)
+            self.cfg.set("timeout", 60)
+            self.cfg.set("graceful_timeout", 5)
+            self.cfg.set("keepalive", 75)
+            self.cfg.set("accesslog", None)
+            self.cfg.set("errorlog", "-")
+            self.cfg.set("loglevel", "warning")
+
+        def load(self):
+            return create_app()
+
+    url = lan_url(host, port)
+    click.echo(f"Scorekeeper is running. Phones open: {url}")
+    click.echo(terminal_qr(url))
+    Server().run()
