@@ -90,15 +90,17 @@ def _free_code(db: sqlite_utils.Database) -> str:
 
 
 def _check_names(names: list[str]) -> None:
-    seen: set[str] = set()
+    seen: dict[str, str] = {}
     if len(names) > MAX_SEATS:
         raise Refused(f"A table has at most {MAX_SEATS} seats.", 400)
     for name in names:
         if len(name) > 40:
             raise Refused(f"The name {name[:40]!r}… is longer than 40 characters.", 400)
         if name.casefold() in seen:
-            raise Refused(f"{name} is at the table twice: give each player their own name.", 400)
-        seen.add(name.casefold())
+            first = seen[name.casefold()]
+            same = f"{first} is" if first == name else f"{first} and {name} are"
+            raise Refused(f"{same} at the table twice: give each player their own name.", 400)
+        seen[name.casefold()] = name
 
 
 def _check_header(header: dict, allow_unseated: bool = False) -> Game | None:
@@ -144,9 +146,10 @@ def by_code(db: sqlite_utils.Database, code: str, address: str) -> dict:
             raise Refused("Too many wrong codes from this device. Wait ten minutes, or scan the QR code.", 429)
         clean = "".join(ch for ch in (code or "").upper() if ch.isalnum())[:12]
         rows = list(db["tables"].rows_where("code = ?", [clean], limit=1))
-        if not rows:
+        if not rows:  # the attempt is kept: the refusal comes after the commit
             db["join_attempts"].insert({"address": address, "at": time.time()})
-            raise Refused(f"No table has the code {clean or '(empty)'}. Check the letters on the host's screen.", 404)
+    if not rows:
+        raise Refused(f"No table has the code {clean or '(empty)'}. Check the letters on the host's screen.", 404)
     return rows[0]
 
 

@@ -419,3 +419,52 @@ def test_result_breakdown_and_call_counts():
             "Ben": {"Oh, Lálá!": 1, "Grandmère": 1, "fertisch!": 1, "Le Kaque!": 1, "Grand Kaque!": 1},
         },
     }
+
+
+# --- a turn kept as a draft while it is entered throw by throw --------------------------
+
+def test_verify_draft_gives_the_turn_so_far():
+    game = new_game(["Anna", "Ben"])
+    throws = [{"dice": [1, 5, 2, 3, 4, 6], "keep": [1, 5]}, {"dice": [2, 2, 2, 3], "keep": [2, 2, 2]}]
+    turn_now = kaques.verify_draft(game, {"player": "ANNA", "throws": throws})
+    assert turn_now == turn_so_far(throws)
+    assert (turn_now.total, turn_now.free, turn_now.calls) == (350, 1, (Call.GRANDMERE,))
+    assert kaques.verify_draft(game, {"player": "Anna", "throws": []}) == TurnState()
+    assert kaques.verify_draft(game, {"player": "Anna"}) == TurnState()
+    oh_lala = [{"dice": [5] * 6, "keep": [5] * 6}]
+    assert kaques.verify_draft(game, {"player": "Anna", "throws": oh_lala}).oh_lala_next
+
+
+@pytest.mark.parametrize("payload, message", [
+    (None, "a turn in progress must be an object with player and throws, not None"),
+    ([1, 5], "a turn in progress must be an object with player and throws, not [1, 5]"),
+    ({"player": "Anna", "throws": [], "points": 50}, "a turn in progress has no field 'points'"),
+    ({"throws": []}, "None is not a player at this table"),
+    ({"player": "Zoe", "throws": []}, "'Zoe' is not a player at this table"),
+    ({"player": "Ben", "throws": []}, "it is Anna's turn, not Ben's"),
+    ({"player": "Anna", "throws": "15"}, "throws must be a list like [{\"dice\": […], \"keep\": […]}], not '15'"),
+    ({"player": "Anna", "throws": [{"dice": [1, 5, 2, 3, 4, 6], "keep": [1, 2]}]},
+     "throw 1: a kept 2 scores only in a triple"),
+    ({"player": "Anna", "throws": [{"dice": [1, 5, 2, 3, 4, 6], "keep": [1]}, {"dice": [5, 2, 3, 4], "keep": [5]}]},
+     "throw 2: 4 dice thrown, but 5 dice were free"),
+    ({"player": "Anna", "throws": [{"dice": [1, 5, 2, 3, 4, 6], "keep": [1]}, {"dice": [2, 2, 3, 4, 6], "keep": []}]},
+     "throw 2 scores nothing: Le Kaque! ends the turn, so enter it as the turn"),
+])
+def test_verify_draft_refusals(payload, message):
+    with pytest.raises(RuleError) as caught:
+        kaques.verify_draft(new_game(["Anna", "Ben"]), payload)
+    assert str(caught.value) == message
+
+
+def test_no_draft_after_the_game_is_won():
+    game = turn(new_game(target=50), "Anna", points=50)
+    with pytest.raises(RuleError, match="^the game is over: Anna has won$"):
+        kaques.verify_draft(game, {"player": "Ben", "throws": []})
+
+
+def test_a_finished_draft_is_the_turn_event():
+    game = new_game(["Anna", "Ben"])
+    throws = [{"dice": [1, 5, 2, 3, 4, 6], "keep": [1, 5]}]
+    kaques.verify_draft(game, {"player": "Anna", "throws": throws})
+    after = kaques.apply(game, {"type": "turn", "player": "Anna", "throws": throws})
+    assert after.totals["Anna"] == 150 and after.on_turn == "Ben"

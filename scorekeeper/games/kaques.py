@@ -387,6 +387,36 @@ def verify_turn(state: State, event: Mapping[str, Any]) -> Turn:
     return quick_turn(player, points)
 
 
+def verify_draft(state: State, payload: Any) -> TurnState:
+    """The unfinished turn a table keeps while the player on turn enters it throw by throw
+    (`{"player": name, "throws": [...]}` as in the log), or a RuleError saying why it may not
+    be kept. A draft ends before any Kaque: a throw that scores nothing ends the turn, which
+    is then entered as a turn event.
+
+    >>> game = start(Setup(("Anna", "Ben"), (), False), {"target": 10000})
+    >>> verify_draft(game, {"player": "anna", "throws": [{"dice": [1, 5, 2, 3, 4, 6], "keep": [1]}]}).total
+    100
+    >>> verify_draft(game, {"player": "Ben", "throws": []})
+    Traceback (most recent call last):
+    ...
+    scorekeeper.games.base.RuleError: it is Anna's turn, not Ben's
+    """
+    require(not state.finished, f"the game is over: {state.winner} has won")
+    if not isinstance(payload, dict):
+        raise RuleError(f"a turn in progress must be an object with player and throws, not {describe(payload)}")
+    for key in payload:
+        if key not in ("player", "throws"):
+            raise RuleError(f"a turn in progress has no field {describe(key)}")
+    player = state.setup.player(payload.get("player"))
+    if player != state.on_turn:
+        raise RuleError(f"it is {state.on_turn}'s turn, not {player}'s")
+    turn = turn_so_far(payload.get("throws", []))
+    if turn.kaqued:
+        raise RuleError(f"throw {turn.number - 1} scores nothing: Le Kaque! ends the turn, "
+                        "so enter it as the turn")
+    return turn
+
+
 def can_turn(state: State, event: Mapping[str, Any]) -> bool:
     try:
         verify_turn(state, event)

@@ -78,9 +78,10 @@ def set_headers(response):
 
 def init_app(app: Flask) -> None:
     load_secret_key(app)
-    app.config.setdefault("SESSION_COOKIE_HTTPONLY", True)
-    app.config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
-    app.config.setdefault("PERMANENT_SESSION_LIFETIME", 60 * 60 * 24 * 365)
+    # Flask's defaults exist for these keys, so they are set, not defaulted
+    app.config["SESSION_COOKIE_HTTPONLY"] = True
+    app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
+    app.config["PERMANENT_SESSION_LIFETIME"] = 60 * 60 * 24 * 365  # a phone stays in its seat
     app.before_request(check_csrf)
     app.after_request(set_headers)
     app.jinja_env.globals["csrf_token"] = csrf_token

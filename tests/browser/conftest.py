@@ -6,6 +6,7 @@ Playwright never downloads a browser here: it drives /usr/bin/chromium.
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -46,16 +47,20 @@ class Server:
                 return
             except OSError:
                 if self.process.poll() is not None:
-                    raise RuntimeError(self.process.stderr.read().decode())
+                    error = self.process.stderr.read().decode()
+                    self.process.stderr.close()
+                    raise RuntimeError(error)
                 time.sleep(0.1)
         raise RuntimeError("server did not start")
 
     def stop(self) -> None:
-        self.process.terminate()
+        self.process.send_signal(signal.SIGINT)  # gunicorn's quick shutdown: streams end now
         try:
             self.process.wait(10)
         except subprocess.TimeoutExpired:
             self.process.kill()
+            self.process.wait()
+        self.process.stderr.close()
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,239 @@
+"""Euchre on the table screen: the race to the target, the deal, the hand picker's preview,
+and a hand entry that cannot be made twice for the same deal."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint
+
+from ... import tables
+from ...games import euchre
+from ...games.base import RuleError
+from ..db import get_db
+from ..security import device_id
+from ..tables import after_write, field, json_field
+
+bp = Blueprint("euchre", __name__)
+
+SUITS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
+RED_SUITS = frozenset({"diamonds", "hearts"})
+MAX_PIPS = 15  # a longer race is drawn as a bar
+
+
+# --- the board ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TeamView:
+    name: str
+    members: tuple[str, ...]
+    index: int  # position in the log's teams: the team's colour on every phone
+    score: int
+    mine: bool
+    won: bool
+
+
+@dataclass(frozen=True)
+class BoardView:
+    teams: tuple[TeamView, ...]  # the viewer's team first
+    target: int
+    pips: bool
+    hand_number: int  # the hand about to be dealt, counting from 1
+    deals: int  # hands and redeals so far: the entry is refused when this has moved on
+    dealer: str | None
+    leader: str | None
+    players: tuple[tuple[str, int], ...]  # (name, team index) in seat order
+    me: str | None
+
+
+def team_index(state: euchre.State) -> dict[str, int]:
+    """Each player's team, as its position among the teams."""
+    return {member: number for number, side in enumerate(state.setup.sides) for member in side.members}
+
+
+def board_view(played: tables.Played, who: tables.Viewer) -> BoardView:
+    state: euchre.State = played.state
+    score = state.score()
+    me = who.name if who.name in state.setup.players else None
+    mine = state.setup.side_of(me).name if me else None
+    teams = [TeamView(side.name, side.members, number, score[side.name], side.name == mine,
+                      side.name == state.winner)
+             for number, side in enumerate(state.setup.sides)]
+    teams.sort(key=lambda team: not team.mine)
+    upcoming = euchre.next_deal(state)
+    players = team_index(state)
+    return BoardView(tuple(teams), state.rules["target"], state.rules["target"] <= MAX_PIPS,
+                     len(state.hands) + 1, len(state.deals), upcoming[0] if upcoming else None,
+                     upcoming[1] if upcoming else None,
+                     tuple((player, players[player]) for player in state.setup.players), me)
+
+
+def picker_data(played: tables.Played) -> str:
+    """What the hand picker shows for every choice, from the engine's own preview: per maker
+    the two defenders and, per lone player and tricks, the team that scores and its points,
+    and who leads. JSON for the page's script, so the picker needs no round trip."""
+    state: euchre.State = played.state
+    setup = state.setup
+    index = team_index(state)
+    makers = {}
+    for maker in setup.players:
+        defenders = [p for p in setup.players if setup.side_of(p) is not setup.side_of(maker)]
+        points, leads = {}, {}
+        for alone in (False, True):
+            for defender in (None, *defenders):
+                key = f"{int(alone)}{defender or ''}"
+                row = []
+                for tricks in range(euchre.TRICKS + 1):
+                    team, scored = euchre.hand_points(state, maker, tricks, alone, defender)
+                    row.append([index[setup.side(team).members[0]], scored])
+                points[key] = row
+                leads[key] = euchre.leader(setup, state.dealer, maker, alone, defender)
+        makers[maker] = {"team": index[maker], "partner": euchre.partner_of(setup, maker),
+                         "defenders": defenders, "points": points, "leads": leads}
+    return json.dumps({"teams": [side.name for side in setup.sides], "score": list(state.score().values()),
+                       "dealer": state.dealer, "next_dealer": euchre.left_of(setup, state.dealer),
+                       "makers": makers}, ensure_ascii=False)
+
+
+# --- the history ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HandLine:
+    """One entry as the history shows it."""
+
+    redeal: bool
+    maker: str | None = None
+    tricks: int | None = None
+    alone: bool = False
+    defender_alone: str | None = None
+    trump: str | None = None
+    outcome: str | None = None
+    team: str | None = None
+    team_index: int | None = None
+    points: int | None = None
+    dealer: str | None = None  # known for entries of the game as it stands
+    score: tuple[int, ...] | None = None  # both teams after it, in the log's team order
+
+
+def _deals_by_entry(played: tables.Played) -> dict[int, tuple[Any, tuple[int, ...]]]:
+    """Entry id -> (the Hand or Redeal it became, the score after it). Every entry of the
+    game folds into exactly one deal, in order."""
+    state: euchre.State = played.state
+    names = [side.name for side in state.setup.sides]
+    score = dict.fromkeys(names, 0)
+    found = {}
+    for (recorded, _), deal in zip(played.entries, state.deals):
+        if isinstance(deal, euchre.Hand):
+            score[deal.team] += deal.points
+        found[recorded.id] = (deal, tuple(score[name] for name in names))
+    return found
+
+
+def hand_line(played: tables.Played, recorded: tables.Recorded, event: dict | None) -> HandLine:
+    """The entry `event` (as entered, corrected or replaced) with what it scored."""
+    if not event or played.state is None:
+        return HandLine(redeal=False)
+    state: euchre.State = played.state
+    index = team_index(state)
+    known = _deals_by_entry(played).get(recorded.id) if recorded.kind == "entry" else None
+    if event.get("type") == "redeal":
+        dealer = known[0].dealer if known else None
+        return HandLine(redeal=True, dealer=dealer, score=known[1] if known else None)
+    try:
+        maker = state.setup.player(event.get("maker"))
+        tricks = int(event.get("tricks"))
+        alone = bool(event.get("alone"))
+        defender = state.setup.player(event["defender_alone"]) if event.get("defender_alone") else None
+        party, points = euchre.award(tricks, alone, defender is not None)
+    except (RuleError, TypeError, ValueError):
+        return HandLine(redeal=False, maker=str(event.get("maker")), tricks=event.get("tricks"))
+    makers = state.setup.side_of(maker)
+    team = makers if party is euchre.Party.MAKERS else next(s for s in state.setup.sides if s is not makers)
+    return HandLine(False, maker, tricks, alone, defender, event.get("trump"), euchre.outcome(tricks).value,
+                    team.name, index[team.members[0]], points,
+                    known[0].dealer if known else None, known[1] if known else None)
+
+
+def suit_sign(suit: str | None) -> str:
+    return SUITS.get(suit or "", "")
+
+
+def statistics(played: tables.Played) -> dict[str, Any]:
+    """For the end screen: per team its marches, euchres it made, lone hands; hands per trump."""
+    state: euchre.State = played.state
+    teams = {side.name: {"march": 0, "euchred": 0, "alone": 0, "made": 0} for side in state.setup.sides}
+    trumps = {suit: {"hands": 0, "made": 0} for suit in SUITS}
+    for hand in state.hands:
+        made = hand.outcome is not euchre.Outcome.EUCHRED
+        if made:
+            teams[hand.makers]["made"] += 1
+        if hand.outcome is euchre.Outcome.MARCH:
+            teams[hand.makers]["march"] += 1
+        if not made:
+            teams[hand.team]["euchred"] += 1  # the defenders euchred the makers
+        if hand.alone:
+            teams[hand.makers]["alone"] += 1
+        if hand.defender_alone:
+            teams[state.setup.side_of(hand.defender_alone).name]["alone"] += 1
+        if hand.trump:
+            trumps[hand.trump.value]["hands"] += 1
+            trumps[hand.trump.value]["made"] += made
+    return {"teams": teams, "trumps": {suit: n for suit, n in trumps.items() if n["hands"]},
+            "hands": len(state.hands), "redeals": len(state.deals) - len(state.hands),
+            "next_dealer": euchre.rematch_rules(state)["first_dealer"]}
+
+
+# --- pairing the four players -------------------------------------------------------------------
+
+
+def partners(players: list[str]) -> list[dict] | None:
+    """Teams for four players in seat order: partners sit opposite (seats 1 & 3, 2 & 4)."""
+    if len(players) != 4:
+        return None
+    return [{"name": f"{players[0]} & {players[2]}", "players": [players[0], players[2]]},
+            {"name": f"{players[1]} & {players[3]}", "players": [players[1], players[3]]}]
+
+
+# --- entering a hand ------------------------------------------------------------------------------
+
+
+@bp.post("/t/<token>/euchre/hand")
+def hand(token: str):
+    """A hand or a redeal, for the deal the phone saw: when another phone has entered that
+    deal meanwhile (or a phone resends a hand kept while offline) it is refused, not counted
+    twice. Otherwise exactly POST /t/<token>/entries."""
+    db = get_db()
+    table = tables.by_join_token(db, token)
+    who = tables.viewer(db, table, device_id())
+    event, idem, deal = json_field("event"), field("idem") or None, field("deal")
+    # a retry of an entry already written is answered by tables.submit with the first answer,
+    # so the check of the deal is skipped for it (the key is the one submit stores)
+    retry = idem and db.execute("SELECT 1 FROM events WHERE idem = ?", [f"{who.device}:{idem}"]).fetchall()
+    if not retry:
+        played = tables.load(db, tables.current_game(db, table["id"]))
+        if played.row["game"] != "euchre" or played.state is None:
+            raise tables.Refused("This table is not playing a Euchre game yet.", 409)
+        if deal.isdigit() and int(deal) != len(played.state.deals):
+            raise tables.Refused(stale_message(played, int(deal)))
+    tables.submit(db, table, who, event, idem=idem)
+    return after_write(table, who)
+
+
+def stale_message(played: tables.Played, deal: int) -> str:
+    if deal < len(played.state.deals):
+        by = played.entries[-1][0].by if played.entries else None
+        return (f"This hand was already entered{' by ' + by if by else ''}: "
+                "check the board. Nothing was added.")
+    return "The last hand was undone meanwhile: check the board and enter the hand again."
+
+
+def init_app(app) -> None:
+    app.register_blueprint(bp)
+    app.jinja_env.globals.update(euchre_board=board_view, euchre_picker=picker_data,
+                                 euchre_line=hand_line, euchre_suit=suit_sign,
+                                 euchre_red=RED_SUITS, euchre_stats=statistics,
+                                 euchre_partners=partners)

@@ -1,0 +1,140 @@
+"""Escalero in real browsers: the host's screen, phones joining by the QR code, live entries,
+a slip undone, and a whole game to the settlement."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import zxingcpp
+from PIL import Image
+
+from .conftest import Server
+
+
+def open_table(page, server, players=("Anna", "Ben"), **rules):
+    page.goto(server.url + "/new/escalero")
+    for i, name in enumerate(players):
+        page.fill(f"input[name=player] >> nth={i}", name)
+    for key, value in rules.items():
+        page.locator(f"[name=rule_{key}]").fill(str(value)) if key == "stake" else \
+            page.select_option(f"[name=rule_{key}]", str(value))
+    page.click("text=Open the table")
+    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+
+
+def scan_qr(page, tmp_path) -> str:
+    shot = tmp_path / "qr.png"
+    page.locator("img.qr").screenshot(path=str(shot))
+    results = zxingcpp.read_barcodes(Image.open(shot))
+    assert results, "the QR code on the host's screen could not be read"
+    return results[0].text
+
+
+def write(page, column, row, label):
+    """The two taps: a cell of my column, then a value."""
+    page.click(f"#board button.cell[data-column='{column}'][data-row='{row}']")
+    page.click(f"#picker button:has-text('{label}')")
+
+
+def wait_cells(page, count):
+    page.wait_for_function(
+        "n => document.querySelectorAll('#board .pad tbody .v').length === n", arg=count)
+
+
+def test_join_by_qr_and_play_live(server, browser, new_phone, tmp_path):
+    host = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
+    open_table(host, server, stake="0.50")
+    link = scan_qr(host, tmp_path)
+    assert link.startswith(server.url + "/t/")
+
+    anna, ben = new_phone(), new_phone()
+    for page, name in ((anna, "Anna"), (ben, "Ben")):
+        page.goto(link)
+        page.click(f"button:has-text('{name}')")
+        page.wait_for_selector(".turn")
+    assert "Your turn" in anna.inner_text(".turn")
+    assert "Anna's turn" in ben.inner_text(".turn")
+    assert ben.locator("#board button.cell").count() == 0  # not Ben's turn: nothing to tap
+
+    write(anna, 1, "F", "35 served")
+    for page in (ben, host):  # live, without a reload
+        page.wait_for_selector("#board td:has-text('35')", timeout=3000)
+    assert "Your turn" in ben.inner_text(".turn")
+
+    # a slip: Ben writes the wrong cell and undoes it
+    write(ben, 2, "6", "5× → 30")
+    anna.wait_for_selector("#board td:has-text('30')")
+    ben.click("#board button:has-text('Undo')")
+    anna.wait_for_function("() => !document.querySelector('#board .pad').innerText.includes('30')")
+    assert "undid entry" in ben.inner_text(".history")
+
+    # dice entry: the cells that throw could go to light up
+    ben.click("[data-face='4']")
+    for _ in range(4):
+        ben.click("[data-face='2']")
+    ben.wait_for_selector("#board button.cell[data-lit]")
+    assert ben.get_attribute("#board button.cell[data-column='1'][data-row='P']", "data-lit") == "40"
+    ben.click("#board button.cell[data-column='1'][data-row='P']")
+    anna.wait_for_selector("#board td:has-text('40')")
+    ben.screenshot(path=str(tmp_path / "phone.png"), full_page=True)
+    width = ben.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, "the board scrolls sideways on a 360-px phone"
+
+
+def test_whole_game_reaches_settlement(server, browser, new_phone):
+    host = new_phone()
+    open_table(host, server, players=("Anna", "Ben", "Cleo"), stake="0.20")
+    link = host.url
+    phones = {}
+    for name in ("Anna", "Ben", "Cleo"):
+        page = new_phone()
+        page.goto(link)
+        page.click(f"button:has-text('{name}')")
+        page.wait_for_selector(".turn")
+        phones[name] = page
+    assert phones["Cleo"].evaluate("document.documentElement.scrollWidth") <= 360
+    # Anna scores in column 2 only, Ben in columns 1 and 3, Cleo crosses out: the seed's −1/+8/−7
+    plan = {name: [] for name in phones}
+    for column in (1, 2, 3):
+        for row in ("1", "2", "3", "4", "5", "6", "S", "F", "P", "G"):
+            for name in phones:
+                scores = (name == "Anna" and column == 2) or (name == "Ben" and column != 2)
+                label = "1×" if scores and row in "123456" else "✕ cross out"
+                plan[name].append((column, row, label))
+    written = 0
+    for turn in range(30):
+        for name, page in phones.items():
+            column, row, label = plan[name][turn]
+            write(page, column, row, label)
+            written += 1
+            wait_cells(page, written)
+    board = phones["Cleo"]
+    board.wait_for_selector(".settle")
+    text = board.inner_text(".settle")
+    assert "Ben wins" in text
+    assert "-0.20" in text and "1.60" in text and "-1.40" in text
+    assert "Cleo → Ben" in text and "Anna → Ben" in text
+
+
+def test_two_server_processes_share_live_updates(tmp_path, browser, new_phone):
+    """Phones on two separate server processes over one database see each other's entries."""
+    first = Server(tmp_path / "instance")
+    second = Server(tmp_path / "instance")
+    try:
+        anna = new_phone()
+        open_table(anna, first)
+        link = anna.url
+        anna.click("button:has-text('Anna')")
+        ben = new_phone()
+        ben.goto(link.replace(first.url, second.url))
+        ben.click("button:has-text('Ben')")
+        ben.wait_for_selector(".turn")
+        write(anna, 3, "G", "80 served")
+        ben.wait_for_selector("#board td:has-text('80')", timeout=3000)
+        write(ben, 1, "1", "2× → 2")
+        anna.wait_for_selector("#board td:has-text('2')", timeout=3000)
+        assert "Your turn" in anna.inner_text(".turn")
+    finally:
+        first.stop()
+        second.stop()

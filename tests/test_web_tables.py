@@ -1,0 +1,319 @@
+"""The table screens through Flask's test client: every route and every refusal."""
+
+import json
+import re
+
+import pytest
+
+from scorekeeper import store, tables
+
+F35 = {"type": "score", "column": 1, "row": "F", "value": 35}
+
+
+@pytest.fixture
+def game(phone):
+    """A two-player Escalero table: the host's device, and Anna's and Ben's phones."""
+    host = phone()
+    token = host.open_table(players=("Anna", "Ben"), stake="0.50")
+    anna, ben = phone(), phone()
+    anna.join(token, "Anna")
+    ben.join(token, "Ben")
+    return host, anna, ben, token
+
+
+def events_of(app, token):
+    db = store.connect(app.config["DATABASE"])
+    table = tables.by_join_token(db, token)
+    return tables.load(db, tables.current_game(db, table["id"]))
+
+
+def test_start_page_lists_games_and_rules(client):
+    page = client.get("/").get_data(as_text=True)
+    for title in ("Escalero", "Euchre", "Jaques le Kaques", "Escoba"):
+        assert title in page
+    assert client.get("/rules/escalero").status_code == 200
+    assert client.get("/rules/poker").status_code == 404
+
+
+def test_open_table_shows_qr_code_and_join_link(phone, app):
+    host = phone()
+    token = host.open_table()
+    page = host.get(f"/t/{token}").get_data(as_text=True)
+    code = re.search(r'Code <b>([A-Z0-9]{6})</b>', page).group(1)
+    assert f"/t/{token}/qr.svg" in page
+    assert "localhost" not in re.search(r'class="link"><a href="([^"]+)"', page).group(1)
+    svg = host.get(f"/t/{token}/qr.svg")
+    assert svg.status_code == 200 and svg.mimetype == "image/svg+xml"
+    assert len(token) >= 22  # 128 bits
+    assert code
+
+
+def test_base_url_setting_is_used_for_the_join_link(phone, app):
+    app.config["BASE_URL"] = "https://pub.example.org"
+    host = phone()
+    token = host.open_table()
+    page = host.get(f"/t/{token}").get_data(as_text=True)
+    assert f'href="https://pub.example.org/t/{token}"' in page
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"player": ["Anna", "anna"]}, "Anna and anna are at the table twice"),
+    ({"player": ["A" * 41, "B"]}, "longer than 40 characters"),
+    ({"player": ["Anna", "Ben"], "rule_columns": "2"}, "must be 1 or 3"),
+    ({"player": ["Anna", "Ben"], "rule_stake": "lots"}, "an amount like"),
+    ({"player": ["Anna", "Ben"], "rule_sweep_bonus": "two"}, "type a whole number"),
+])
+def test_open_table_refusals_keep_the_form(phone, data, message):
+    host = phone()
+    response = host.post("/new/escalero", data, fetch=False)
+    assert response.status_code == 400
+    assert message in response.get_data(as_text=True)
+    assert "Open the table" in response.get_data(as_text=True)
+
+
+def test_unknown_game_and_table(phone):
+    device = phone()
+    assert device.get("/new/chess").status_code == 404
+    response = device.get("/t/not-a-table")
+    assert response.status_code == 404 and "There is no such table" in response.get_data(as_text=True)
+    assert device.post("/t/not-a-table/entries", {"event": json.dumps(F35)}).status_code == 404
+
+
+def test_join_by_short_code_and_rate_limit(phone, app):
+    host = phone()
+    token = host.open_table()
+    code = re.search(r'Code <b>([A-Z0-9]{6})</b>', host.get(f"/t/{token}").get_data(as_text=True)).group(1)
+    guest = phone()
+    response = guest.post("/join", {"code": code.lower()}, fetch=False)
+    assert response.status_code == 303 and response.headers["Location"].endswith(token)
+    for _ in range(tables.JOIN_ATTEMPTS):
+        assert guest.post("/join", {"code": "ZZZZZZ"}, fetch=False).status_code == 404
+    limited = guest.post("/join", {"code": code}, fetch=False)
+    assert limited.status_code == 429 and "Too many wrong codes" in limited.get_data(as_text=True)
+
+
+def test_players_add_themselves_before_the_first_entry(phone, app):
+    host = phone()
+    token = host.open_table(players=())
+    anna, ben = phone(), phone()
+    assert anna.post(f"/t/{token}/join", {"name": "Anna"}, fetch=False).status_code == 303
+    assert ben.post(f"/t/{token}/join", {"name": "anna"}, fetch=False).status_code == 400
+    assert ben.post(f"/t/{token}/join", {"name": "Ben"}, fetch=False).status_code == 303
+    assert events_of(app, token).header["players"] == ["Anna", "Ben"]
+    assert anna.enter(token, F35).status_code == 200
+    late = phone()
+    response = late.post(f"/t/{token}/join", {"name": "Cleo"}, fetch=False)
+    assert response.status_code == 409 and "rematch" in response.get_data(as_text=True)
+
+
+def test_a_seat_is_taken_once_and_the_host_can_free_it(game, phone):
+    host, anna, ben, token = game
+    thief = phone()
+    page = thief.get(f"/t/{token}").get_data(as_text=True)
+    assert 'name="seat"' not in page  # every seat is taken
+    seat_id = re.search(r'/seats/(\d+)/free', host.get(f"/t/{token}").get_data(as_text=True)).group(1)
+    assert thief.post(f"/t/{token}/join", {"seat": seat_id}, fetch=False).status_code == 409
+    assert anna.post(f"/t/{token}/seats/{seat_id}/free", {}).status_code == 403
+    assert host.post(f"/t/{token}/seats/{seat_id}/free", {}, fetch=False).status_code == 303
+    assert thief.post(f"/t/{token}/join", {"seat": seat_id}, fetch=False).status_code == 303
+
+
+def test_turns_and_permissions(game, phone, app):
+    host, anna, ben, token = game
+    stranger = phone()
+    stranger.get(f"/t/{token}")
+    refused = stranger.enter(token, F35)
+    assert refused.status_code == 403 and "Join the table first" in refused.get_data(as_text=True)
+    assert ben.enter(token, F35).status_code == 403  # Anna's turn
+    assert anna.enter(token, F35).status_code == 200
+    assert anna.enter(token, {**F35, "column": 2}).status_code == 403  # Ben's turn now
+    forged = ben.enter(token, {**F35, "player": "Anna"})
+    assert forged.status_code == 403 and "your own side" in forged.get_data(as_text=True)
+    assert host.enter(token, {"type": "score", "column": 3, "row": "6", "value": 30}).status_code == 200
+    played = events_of(app, token)
+    assert [e["player"] for _, e in played.entries] == ["Anna", "Ben"]
+
+
+def test_refused_entries_change_nothing_and_say_why(game, app):
+    host, anna, ben, token = game
+    for event, message in [
+        ({"type": "score", "column": 1, "row": "F", "value": 31}, "Row F takes 0, 30, 35, not 31"),
+        ({"type": "score", "column": 9, "row": "F", "value": 30}, "Column must be from 1 to 3"),
+        ({"type": "score", "column": 1, "row": "5", "dice": [5, 5, 5, 5, 1], "served": True}, "only combinations can be served"),
+        ({"type": "roll"}, "Type must be score"),
+        ({"type": "score", "column": 1, "row": "F", "value": 30, "colour": "red"}, "has no field"),
+    ]:
+        response = anna.enter(token, event)
+        assert response.status_code == 409, event
+        assert message in response.get_data(as_text=True)
+        assert response.headers.get("HX-Retarget") == "#message"
+    for raw in ("not json", "[1, 2]", "x" * 3000):
+        response = anna.post(f"/t/{token}/entries", {"event": raw})
+        assert 400 <= response.status_code < 500
+    assert events_of(app, token).entries == ()
+
+
+def test_filled_cell_is_refused(game):
+    host, anna, ben, token = game
+    anna.enter(token, F35)
+    ben.enter(token, F35)
+    response = anna.enter(token, F35)
+    assert response.status_code == 409 and "already written column 1, row F" in response.get_data(as_text=True)
+
+
+def test_retry_with_the_same_idempotency_key_writes_once(game, app):
+    host, anna, ben, token = game
+    first = anna.enter(token, F35, idem="tap-1")
+    again = anna.enter(token, F35, idem="tap-1")
+    assert first.status_code == again.status_code == 200
+    assert len(events_of(app, token).entries) == 1
+
+
+def test_missing_or_wrong_csrf_token_is_refused(game, app):
+    host, anna, ben, token = game
+    response = anna.client.post(f"/t/{token}/entries", data={"event": json.dumps(F35)})
+    assert response.status_code == 403 and "expired" in response.get_data(as_text=True)
+    response = anna.client.post(f"/t/{token}/entries", data={"event": json.dumps(F35), "csrf": ben.csrf})
+    assert response.status_code == 403
+    assert events_of(app, token).entries == ()
+
+
+def test_forged_cookie_is_a_stranger(game, app):
+    host, anna, ben, token = game
+    anna.client.set_cookie("session", "forged.value.here", domain="localhost")
+    response = anna.enter(token, F35)
+    assert response.status_code == 403
+
+
+def test_undo_by_the_writer_until_the_next_entry(game, app):
+    host, anna, ben, token = game
+    anna.enter(token, F35)
+    last = events_of(app, token).entries[-1][0].id
+    assert ben.post(f"/t/{token}/undo", {"target": last}).status_code == 403
+    assert anna.post(f"/t/{token}/undo", {"target": last}).status_code == 200
+    assert events_of(app, token).entries == ()
+    anna.enter(token, F35)
+    first = events_of(app, token).entries[-1][0].id
+    ben.enter(token, F35)
+    response = anna.post(f"/t/{token}/undo", {"target": first})
+    assert response.status_code == 409 and "Only the last entry" in response.get_data(as_text=True)
+    history = events_of(app, token).history
+    assert [r.kind for r in history] == ["entry", "undo", "entry", "entry"]
+
+
+def test_host_corrects_any_entry_and_history_shows_old_and_new(game, app):
+    host, anna, ben, token = game
+    anna.enter(token, F35)
+    ben.enter(token, {"type": "score", "column": 1, "row": "1", "value": 3})
+    first = events_of(app, token).entries[0][0].id
+    assert anna.post(f"/t/{token}/correct", {"target": first, "event": json.dumps({"value": 30})}).status_code == 403
+    bad = host.post(f"/t/{token}/correct", {"target": first, "event": json.dumps({"value": 33})})
+    assert bad.status_code == 409 and "Row F takes" in bad.get_data(as_text=True)
+    ok = host.post(f"/t/{token}/correct", {"target": first, "event": json.dumps({"value": 30})})
+    assert ok.status_code == 200
+    played = events_of(app, token)
+    assert played.entries[0][1]["value"] == 30
+    board = ok.get_data(as_text=True)
+    assert "corrected #" in board and "<s>" in board
+
+
+def test_names_with_markup_are_escaped(phone):
+    host = phone()
+    token = host.open_table(players=("<script>alert(1)</script>", "Ben"))
+    page = host.get(f"/t/{token}").get_data(as_text=True)
+    assert "<script>alert(1)</script>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+def test_security_headers_and_cookie_flags(phone):
+    host = phone()
+    response = host.get("/")
+    csp = response.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+    cookie = response.headers.get("Set-Cookie", "")
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+
+
+def test_read_only_board_cannot_write(game, app):
+    host, anna, ben, token = game
+    page = host.get(f"/t/{token}").get_data(as_text=True)
+    board_token = re.search(r'/b/([\w-]+)"', page).group(1)
+    viewer_page = anna.get(f"/b/{board_token}").get_data(as_text=True)
+    assert "data-pick" not in viewer_page and "dice-pad" not in viewer_page
+    assert anna.get(f"/b/{board_token}/board").status_code == 200
+    assert anna.post(f"/b/{board_token}/entries", {"event": json.dumps(F35)}).status_code in (404, 405)
+
+
+def test_whole_game_settles_with_money_rematch_and_ledger(game, app):
+    host, anna, ben, token = game
+    play_out(anna, ben, token, app)
+    played = events_of(app, token)
+    assert played.finished
+    board = anna.get(f"/t/{token}/board").get_data(as_text=True)
+    assert "Who pays whom" in board and "Rematch" in board
+    assert anna.enter(token, F35).status_code == 409
+    log = anna.get(f"/t/{token}/games/1/log.json")
+    assert log.status_code == 200 and "attachment" in log.headers["Content-Disposition"]
+    doc = json.loads(log.get_data(as_text=True))
+    from scorekeeper.gamelog import replay
+    assert replay(doc)["money"] == played.result["money"]
+    assert anna.post(f"/t/{token}/rematch", {}).status_code == 200
+    assert events_of(app, token).row["number"] == 2
+    play_out(anna, ben, token, app)
+    board = anna.get(f"/t/{token}/board").get_data(as_text=True)
+    assert "The evening so far" in board
+    db = store.connect(app.config["DATABASE"])
+    ledger = tables.ledger(db, tables.by_join_token(db, token)["id"])
+    assert sum(ledger["cents"].values()) == 0
+    assert ledger["cents"]["Anna"] == 2 * int(played.result["money"]["Anna"].replace(".", ""))
+
+
+def play_out(anna, ben, token, app):
+    """Anna writes 5 in every picture cell, Ben crosses everything out."""
+    played = events_of(app, token)
+    while not played.finished:
+        side = played.state.side_on_turn
+        column, row = played.state.open_cells(side)[0]
+        value = row.face if row.is_picture and side == "Anna" else 0
+        device = anna if side == "Anna" else ben
+        assert device.enter(token, {"type": "score", "column": column, "row": row.value, "value": value}).status_code == 200
+        played = events_of(app, token)
+
+
+def test_teams_drawn_by_lot_for_four(phone, app):
+    host = phone()
+    token = host.open_table(players=("Anna", "Ben", "Cleo", "Dora"))
+    assert host.post(f"/t/{token}/teams", {"action": "draw"}, fetch=False).status_code == 303
+    teams = events_of(app, token).header["teams"]
+    assert sorted(p for t in teams for p in t["players"]) == ["Anna", "Ben", "Cleo", "Dora"]
+    assert all(len(t["players"]) == 2 for t in teams)
+    guest = phone()
+    guest.join(token, "Anna")
+    assert guest.post(f"/t/{token}/teams", {"action": "draw"}).status_code == 403
+
+
+def test_live_stream_sends_the_board_and_resumes(game, app):
+    host, anna, ben, token = game
+    anna.enter(token, F35)
+    response = ben.client.get(f"/t/{token}/live")
+    assert response.mimetype == "text/event-stream"
+    body = response.get_data(as_text=True)  # the stream ends after STREAM_SECONDS in tests
+    assert re.search(r"^id: \d+$", body, re.M) and "data: " in body and "board-inner" in body
+    last = int(re.findall(r"^id: (\d+)$", body, re.M)[-1])
+    resumed = ben.client.get(f"/t/{token}/live", headers={"Last-Event-ID": str(last)}).get_data(as_text=True)
+    assert "board-inner" not in resumed  # nothing new since
+
+
+def test_placements_light_up_the_cells(game):
+    host, anna, ben, token = game
+    response = anna.get(f"/t/{token}/escalero/placements?dice=3,3,3,2,2&served=1")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert html.index('data-value="35"') < html.index('data-value="9"')
+    assert anna.get(f"/t/{token}/escalero/placements?dice=1,2").status_code == 400
+
+
+def test_oversized_request_is_refused(game):
+    host, anna, ben, token = game
+    response = anna.post(f"/t/{token}/entries", {"event": "x" * 100_000})
+    assert response.status_code == 413
