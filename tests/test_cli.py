@@ -1,0 +1,61 @@
+"""The scorekeeper command: every command has help and is in the README; export, import, backup."""
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from scorekeeper.cli import cli
+
+README = (Path(__file__).parents[1] / "README.md").read_text()
+OURS = ["replay", "serve", "export", "import", "backup", "init-db"]
+
+
+@pytest.mark.parametrize("command", OURS)
+def test_every_command_has_help_and_is_documented(runner, command):
+    result = runner.invoke(cli, [command, "--help"])
+    assert result.exit_code == 0, result.output
+    assert "Usage:" in result.output and len(result.output.splitlines()) > 3
+    assert f"scorekeeper {command}" in README
+
+
+def test_import_then_export_round_trips(runner, tmp_path):
+    log = Path(__file__).parent / "logs" / "escalero" / "seed-two-players.json"
+    imported = runner.invoke(cli, ["import", str(log)])
+    assert imported.exit_code == 0, imported.output
+    code = imported.output.strip()
+    assert len(code) == 6
+    out = tmp_path / "out.json"
+    exported = runner.invoke(cli, ["export", code, "-o", str(out)])
+    assert exported.exit_code == 0, exported.output
+    original, again = json.loads(log.read_text()), json.loads(out.read_text())
+    assert again["players"] == original["players"] and again["title"] == original["title"]
+    strip = lambda events: [{k: v for k, v in e.items() if k not in ("at", "by")} for e in events]
+    assert strip(again["events"]) == strip(original["events"])
+    replayed = runner.invoke(cli, ["replay", str(out)])
+    assert json.loads(replayed.output)["points"] == {"Anna": 3, "Ben": -3}
+
+
+def test_import_refuses_a_bad_log_and_writes_nothing(runner, app):
+    log = Path(__file__).parent / "logs" / "escalero" / "refused" / "wrong-turn.json"
+    result = runner.invoke(cli, ["import", str(log)])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == "event 2: it is Ben's turn, not Anna's"
+    assert sqlite3.connect(app.config["DATABASE"]).execute("select count(*) from tables").fetchone()[0] == 0
+
+
+def test_export_of_an_unknown_table(runner):
+    result = runner.invoke(cli, ["export", "NOPE99"])
+    assert result.exit_code == 2 and "no table has the code NOPE99" in result.stderr
+
+
+def test_backup_copies_the_live_database(runner, app, tmp_path):
+    log = Path(__file__).parent / "logs" / "escalero" / "sweep.json"
+    runner.invoke(cli, ["import", str(log)])
+    target = tmp_path / "backup.db"
+    result = runner.invoke(cli, ["backup", str(target)])
+    assert result.exit_code == 0, result.output
+    copy = sqlite3.connect(target)
+    assert copy.execute("pragma integrity_check").fetchone()[0] == "ok"
+    assert copy.execute("select count(*) from events").fetchone()[0] == 60
