@@ -1,5 +1,5 @@
 """Euchre on the table screen: the race to the target, the deal, the hand picker's preview,
-and a hand entry that cannot be made twice for the same deal."""
+and a hand entry that is refused when its deal was entered already."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ class TeamView:
 
 @dataclass(frozen=True)
 class BoardView:
-    teams: tuple[TeamView, ...]  # the viewer's team first
+    teams: tuple[TeamView, ...]  # in the log's order, the same on every phone
     target: int
     pips: bool
     hand_number: int  # the hand about to be dealt, counting from 1
@@ -62,7 +62,6 @@ def board_view(played: tables.Played, who: tables.Viewer) -> BoardView:
     teams = [TeamView(side.name, side.members, number, score[side.name], side.name == mine,
                       side.name == state.winner)
              for number, side in enumerate(state.setup.sides)]
-    teams.sort(key=lambda team: not team.mine)
     upcoming = euchre.next_deal(state)
     players = team_index(state)
     return BoardView(tuple(teams), state.rules["target"], state.rules["target"] <= MAX_PIPS,
@@ -94,6 +93,7 @@ def picker_data(played: tables.Played) -> str:
         makers[maker] = {"team": index[maker], "partner": euchre.partner_of(setup, maker),
                          "defenders": defenders, "points": points, "leads": leads}
     return json.dumps({"teams": [side.name for side in setup.sides], "score": list(state.score().values()),
+                       "target": state.rules["target"],
                        "dealer": state.dealer, "next_dealer": euchre.left_of(setup, state.dealer),
                        "makers": makers}, ensure_ascii=False)
 
@@ -112,11 +112,14 @@ class HandLine:
     defender_alone: str | None = None
     trump: str | None = None
     outcome: str | None = None
+    maker_team: int | None = None  # team indexes: the colours
     team: str | None = None
     team_index: int | None = None
     points: int | None = None
     dealer: str | None = None  # known for entries of the game as it stands
     score: tuple[int, ...] | None = None  # both teams after it, in the log's team order
+    undone: bool = False
+    corrected: bool = False  # the host replaced what was entered
 
 
 def _deals_by_entry(played: tables.Played) -> dict[int, tuple[Any, tuple[int, ...]]]:
@@ -133,16 +136,30 @@ def _deals_by_entry(played: tables.Played) -> dict[int, tuple[Any, tuple[int, ..
     return found
 
 
+def current_event(played: tables.Played, recorded: tables.Recorded, event: dict | None) -> dict | None:
+    """An entry as it stands now (after the host's corrections); None once undone. The
+    events of undo and correction rows are shown as given."""
+    if recorded.kind != "entry":
+        return event
+    return next((now for entry, now in played.entries if entry.id == recorded.id), None)
+
+
 def hand_line(played: tables.Played, recorded: tables.Recorded, event: dict | None) -> HandLine:
-    """The entry `event` (as entered, corrected or replaced) with what it scored."""
+    """The entry `event` as it stands now, with what it scored and the score after it; an
+    undone entry as it was entered."""
     if not event or played.state is None:
         return HandLine(redeal=False)
+    now = current_event(played, recorded, event)
+    undone = now is None
+    corrected = not undone and now != event
+    event = event if undone else now
     state: euchre.State = played.state
     index = team_index(state)
     known = _deals_by_entry(played).get(recorded.id) if recorded.kind == "entry" else None
     if event.get("type") == "redeal":
         dealer = known[0].dealer if known else None
-        return HandLine(redeal=True, dealer=dealer, score=known[1] if known else None)
+        return HandLine(redeal=True, dealer=dealer, score=known[1] if known else None,
+                        undone=undone, corrected=corrected)
     try:
         maker = state.setup.player(event.get("maker"))
         tricks = int(event.get("tricks"))
@@ -154,8 +171,8 @@ def hand_line(played: tables.Played, recorded: tables.Recorded, event: dict | No
     makers = state.setup.side_of(maker)
     team = makers if party is euchre.Party.MAKERS else next(s for s in state.setup.sides if s is not makers)
     return HandLine(False, maker, tricks, alone, defender, event.get("trump"), euchre.outcome(tricks).value,
-                    team.name, index[team.members[0]], points,
-                    known[0].dealer if known else None, known[1] if known else None)
+                    index[maker], team.name, index[team.members[0]], points,
+                    known[0].dealer if known else None, known[1] if known else None, undone, corrected)
 
 
 def suit_sign(suit: str | None) -> str:
@@ -234,6 +251,6 @@ def stale_message(played: tables.Played, deal: int) -> str:
 def init_app(app) -> None:
     app.register_blueprint(bp)
     app.jinja_env.globals.update(euchre_board=board_view, euchre_picker=picker_data,
-                                 euchre_line=hand_line, euchre_suit=suit_sign,
+                                 euchre_line=hand_line, euchre_current=current_event, euchre_suit=suit_sign,
                                  euchre_red=RED_SUITS, euchre_stats=statistics,
                                  euchre_partners=partners)

@@ -1,0 +1,151 @@
+"""Euchre in real browsers: Anna opens the table on her phone and pairs the partners, Ben
+joins on his, and the two play a whole game to 10 — three taps for a plain hand, the
+points shown before each confirm, every hand live on the other phone — then a rematch."""
+
+from __future__ import annotations
+
+import os
+import re
+
+SHOTS = os.environ.get("EUCHRE_SHOTS")  # a folder: keep screenshots of the screens
+
+
+def shot(page, name):
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, f"euchre-{name}.png"), full_page=True)
+
+
+def score(page):
+    return [int(n) for n in page.locator("#board .race [data-score]").all_inner_texts()]
+
+
+def wait_score(page, expected):
+    page.wait_for_function(
+        "want => JSON.stringify([...document.querySelectorAll('#board .race [data-score]')]"
+        ".map(b => Number(b.textContent))) === want", arg=str(expected).replace(" ", ""), timeout=5000)
+
+
+def enter(page, maker, tricks, alone=False, defender=None, trump=None, expect=None):
+    """Enter one hand the way a player does; returns the number of taps it took."""
+    taps = []
+
+    def tap(selector):
+        page.click(selector)
+        taps.append(selector)
+
+    tap(f"#board [data-maker='{maker}'][data-alone]" if alone else f"#board .maker[data-maker='{maker}']")
+    if defender:
+        tap(f"#board [data-lone='{defender}']")
+    if trump:
+        tap(f"#board [data-suit='{trump}']")
+    tap(f"#board [data-tricks='{tricks}']")
+    confirm = page.locator("#board [data-confirm]")
+    if expect:  # the points are on the screen before the hand is confirmed
+        assert confirm.inner_text() == f"Confirm: {expect}"
+    tap("#board [data-confirm]")
+    return len(taps)
+
+
+def test_two_phones_play_a_game_to_ten(server, new_phone):
+    anna = new_phone()
+    anna.goto(server.url + "/new/euchre")
+    for i, name in enumerate(("Anna", "Ben", "Cleo", "Dora")):
+        anna.fill(f"input[name=player] >> nth={i}", name)
+    anna.click("text=Open the table")
+    anna.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    shot(anna, "partners")
+    assert " ".join(anna.inner_text(".partners-go").split()) == "Anna & Cleo vs Ben & Dora"
+    anna.click(".partners-go")
+    anna.wait_for_selector("#board [data-hand-entry]")
+    anna.click("#join button:has-text('Anna')")
+    anna.wait_for_selector("#board .race-team.mine")
+    link = anna.url
+
+    ben = new_phone()
+    ben.goto(link)
+    ben.click("#join button:has-text('Ben')")
+    ben.wait_for_selector("#board [data-hand-entry]")
+    assert "Anna deals · you lead" in ben.inner_text(".deal-line")
+    shot(ben, "start")
+
+    # hand 1, from Anna's phone: she went alone and took all five — three taps
+    assert enter(anna, "Anna", 5, alone=True, expect="Anna & Cleo +4") == 3
+    wait_score(ben, [4, 0])  # live on Ben's phone
+    assert "You deal" in ben.inner_text(".deal-line")
+    assert "alone" in ben.inner_text(".history") and "march" in ben.inner_text(".history")
+
+    # hand 2, from Ben's phone, with the trump suit for the statistics: one tap more
+    ben.click("#board .maker[data-maker='Ben']")
+    ben.click("#board [data-suit='spades']")
+    ben.click("#board [data-tricks='3']")
+    shot(ben, "confirm")
+    assert "Led by Cleo · Cleo deals next" in ben.inner_text("[data-preview]")
+    ben.click("#board [data-confirm]")
+    wait_score(anna, [4, 1])
+    assert "♠" in anna.inner_text(".history")
+
+    # all passed: a redeal passes the deal on, no points
+    ben.click("#board [data-redeal]")
+    assert "Dora deals next" in ben.inner_text("[data-preview]")
+    ben.click("#board [data-confirm]")
+    anna.wait_for_selector("#board .deal-line:has-text('Dora deals')")
+    assert score(anna) == [4, 1]
+
+    # Ben has begun a hand when Anna enters it first: his picker starts over, nothing doubles
+    ben.click("#board .maker[data-maker='Cleo']")
+    ben.click("#board [data-tricks='5']")
+    assert enter(anna, "Cleo", 5, expect="Anna & Cleo +2") == 3
+    wait_score(ben, [6, 1])
+    ben.wait_for_selector("#board [data-step='maker']:not([hidden])")
+    assert ben.locator("#board [data-confirm-box]").is_hidden()
+
+    # a slip on Anna's phone, undone from the score
+    enter(anna, "Ben", 2, expect="Anna & Cleo +2")
+    wait_score(ben, [8, 1])
+    anna.click("#board .last-hand button:has-text('Undo')")
+    wait_score(ben, [6, 1])
+    assert "undid entry" in anna.inner_text(".history")
+
+    # a live redraw in the middle of a hand keeps Ben's choices: Cleo joins meanwhile.
+    # Anna defended alone against Dora, and Dora's side took one trick: four taps
+    ben.click("#board .maker[data-maker='Dora']")
+    change = ben.get_attribute("#board .board-inner", "data-change")
+    cleo = new_phone()
+    cleo.goto(link)
+    cleo.click("#join button:has-text('Cleo')")
+    cleo.wait_for_selector("#board [data-hand-entry]")
+    ben.wait_for_function("c => document.querySelector('#board .board-inner').dataset.change !== c", arg=change)
+    assert "Dora named trump" in ben.inner_text("#board [data-chosen]")
+    ben.click("#board [data-lone='Anna']")
+    ben.click("#board [data-tricks='1']")
+    assert ben.inner_text("#board [data-confirm]") == "Confirm: Anna & Cleo +2"
+    assert "Led by Ben" in ben.inner_text("#board [data-preview]")  # left of the lone defender
+    ben.click("#board [data-confirm]")
+    wait_score(anna, [8, 1])
+    wait_score(cleo, [8, 1])
+
+    assert enter(anna, "Anna", 4, expect="Anna & Cleo +1") == 3
+    wait_score(ben, [9, 1])
+    assert enter(ben, "Ben", 3, expect="Ben & Dora +1") == 3
+    wait_score(anna, [9, 2])
+    shot(anna, "board")
+    ben.click("#board .maker[data-maker='Dora']")
+    ben.click("#board [data-tricks='2']")
+    assert "That ends the game: Anna & Cleo first to 10" in ben.inner_text("#board [data-preview]")
+    assert ben.inner_text("#board [data-confirm]") == "Confirm: Anna & Cleo +2"
+    ben.click("#board [data-confirm]")
+
+    # the end, on both phones
+    for page in (anna, ben):
+        page.wait_for_selector("#board .settle .winner")
+        assert page.inner_text("#board .settle .winner") == "Anna & Cleo"
+        assert score(page) == [11, 2]
+        assert page.locator("#board [data-hand-entry]").count() == 0
+    assert "Rematch: the same partners; Ben deals first." in ben.inner_text(".settle")
+    shot(ben, "end")
+
+    ben.click("#board .settle button:has-text('Rematch')")
+    wait_score(anna, [0, 0])
+    anna.wait_for_selector("#board [data-hand-entry]")
+    assert "Ben deals · Cleo leads" in anna.inner_text(".deal-line")
+    assert "Anna & Cleo" in anna.inner_text(".race")

@@ -1,0 +1,306 @@
+"""Euchre at the table through Flask's test client: pairing the four, the hand picker's
+preview, entering, refusing a hand entered twice, undo, the host's corrections, the end."""
+
+import html
+import json
+import re
+
+import pytest
+
+from scorekeeper import store, tables
+from scorekeeper.games import euchre
+
+PLAYERS = ("Anna", "Ben", "Cleo", "Dora")
+RED, BLUE = "Anna & Cleo", "Ben & Dora"
+
+
+def played_of(app, token):
+    db = store.connect(app.config["DATABASE"])
+    table = tables.by_join_token(db, token)
+    return tables.load(db, tables.current_game(db, table["id"]))
+
+
+def board_token(app, token):
+    db = store.connect(app.config["DATABASE"])
+    return tables.by_join_token(db, token)["board_token"]
+
+
+def pair(host, token):
+    """The host taps the partners button: the form it shows is posted as it stands."""
+    page = host.get(f"/t/{token}").get_data(as_text=True)
+    teams = html.unescape(re.search(r'name="teams" value="([^"]+)"', page).group(1))
+    response = host.post(f"/t/{token}/teams", {"action": "set", "teams": teams}, fetch=False)
+    assert response.status_code == 303
+    return json.loads(teams)
+
+
+@pytest.fixture
+def table(phone):
+    """A Euchre table opened with four names and paired; Anna's and Ben's phones seated."""
+    host = phone()
+    token = host.open_table("euchre", PLAYERS)
+    pair(host, token)
+    anna, ben = phone(), phone()
+    anna.join(token, "Anna")
+    ben.join(token, "Ben")
+    return host, anna, ben, token
+
+
+def hand(device, token, deal, idem=None, **event):
+    data = {"event": json.dumps({"type": "hand", **event}), "deal": str(deal)}
+    if idem:
+        data["idem"] = idem
+    return device.post(f"/t/{token}/euchre/hand", data)
+
+
+def board(device, token):
+    return device.get(f"/t/{token}/board").get_data(as_text=True)
+
+
+def picker(page):
+    found = re.search(r'data-picker="([^"]+)"', page)
+    return json.loads(html.unescape(found.group(1))) if found else None
+
+
+def scores(page):
+    return [int(n) for n in re.findall(r"<b data-score>(\d+)</b>", page)]
+
+
+# --- pairing the four -----------------------------------------------------------------------
+
+
+def test_the_host_pairs_partners_opposite_before_the_first_hand(phone, app):
+    host = phone()
+    token = host.open_table("euchre", PLAYERS)
+    ben = phone()
+    ben.join(token, "Ben")
+    page = host.get(f"/t/{token}").get_data(as_text=True)
+    assert "Partners sit opposite" in page and "Anna &amp; Cleo <small>vs</small> Ben &amp; Dora" in page
+    assert "Waiting for players" in page and "data-hand-entry" not in page
+    guest = ben.get(f"/t/{token}").get_data(as_text=True)
+    assert "the host confirms the partners" in guest and 'name="teams"' not in guest
+
+    # only the host may pair
+    teams = json.dumps(euchre_teams())
+    assert ben.post(f"/t/{token}/teams", {"action": "set", "teams": teams}).status_code == 403
+
+    assert pair(host, token) == euchre_teams()
+    played = played_of(app, token)
+    assert [(s.name, s.members) for s in played.game.setup.sides] == [(RED, ("Anna", "Cleo")), (BLUE, ("Ben", "Dora"))]
+    page = board(ben, token)
+    assert scores(page) == [0, 0] and "data-hand-entry" in page
+    assert "<b>Anna</b> deals" in page and "<b>Ben</b> leads" in page.replace("<b>you</b> lead", "<b>Ben</b> leads")
+    assert "Partners sit opposite" not in host.get(f"/t/{token}").get_data(as_text=True)
+
+
+def euchre_teams():
+    return [{"name": RED, "players": ["Anna", "Cleo"]}, {"name": BLUE, "players": ["Ben", "Dora"]}]
+
+
+def test_a_table_of_three_is_told_euchre_is_for_four(phone):
+    host = phone()
+    token = host.open_table("euchre", ("Anna", "Ben", "Cleo"))
+    page = host.get(f"/t/{token}").get_data(as_text=True)
+    assert "Euchre is for four" in page and "when four have joined" in page
+    assert 'name="teams"' not in page
+
+
+def test_partners_side_by_side_are_refused(phone):
+    host = phone()
+    token = host.open_table("euchre", PLAYERS)
+    teams = json.dumps([{"name": "A", "players": ["Anna", "Ben"]}, {"name": "C", "players": ["Cleo", "Dora"]}])
+    response = host.post(f"/t/{token}/teams", {"action": "set", "teams": teams})
+    assert response.status_code == 400 and "partners sit opposite" in response.get_data(as_text=True)
+
+
+# --- the picker -------------------------------------------------------------------------------
+
+
+def test_the_picker_shows_what_the_engine_would_score(table, app):
+    host, anna, ben, token = table
+    data = picker(board(anna, token))
+    state = played_of(app, token).state
+    assert data["teams"] == [RED, BLUE] and data["dealer"] == "Anna" and data["next_dealer"] == "Ben"
+    for maker, info in data["makers"].items():
+        assert info["partner"] == euchre.partner_of(state.setup, maker)
+        for alone in (False, True):
+            for defender in (None, *info["defenders"]):
+                key = f"{int(alone)}{defender or ''}"
+                for tricks in range(6):
+                    team, points = euchre.hand_points(state, maker, tricks, alone, defender)
+                    assert data["makers"][maker]["points"][key][tricks] == [data["teams"].index(team), points]
+                assert info["leads"][key] == euchre.leader(state.setup, "Anna", maker, alone, defender)
+    # the seats in order, each with its dealer mark and an "alone" shortcut
+    page = board(ben, token)
+    assert re.findall(r'class="button maker team-(\d)" data-maker="(\w+)"', page) == [
+        ("0", "Anna"), ("1", "Ben"), ("0", "Cleo"), ("1", "Dora")]
+    assert 'data-maker="Anna">Anna <small>dealer</small>' in page
+    assert page.count("data-alone ") == 4 and "All passed — redeal" in page
+
+
+def test_read_only_board_shows_the_race_without_the_picker(table, client, app):
+    host, anna, ben, token = table
+    hand(anna, token, 0, maker="Anna", tricks=4)
+    page = client.get(f"/b/{board_token(app, token)}/board").get_data(as_text=True)
+    assert scores(page) == [1, 0] and "data-hand-entry" not in page and "Correct" not in page
+    assert client.post(f"/t/{token}/euchre/hand", data={"event": "{}"}).status_code == 403  # no CSRF token
+
+
+# --- entering hands ---------------------------------------------------------------------------
+
+
+def test_a_hand_scores_and_the_deal_moves_on(table, app):
+    host, anna, ben, token = table
+    response = hand(anna, token, 0, maker="Anna", tricks=5, alone=True, trump="hearts")
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert scores(page) == [4, 0]
+    assert "Hand 2" in page and "<b>Ben</b> deals" in page and "<b>Cleo</b> leads" in page
+    assert '<span class="suit red" title="hearts">♥</span>' in page and '<span class="tag">alone</span>' in page
+    assert "· march" in page and "Anna &amp; Cleo +4" in page
+    assert played_of(app, token).result["points"] == {RED: 4, BLUE: 0}
+
+    # Ben, the next dealer, sees "You deal"; a redeal passes the deal without points
+    page = board(ben, token)
+    assert "<b>You</b> deal" in page
+    response = ben.post(f"/t/{token}/euchre/hand", {"event": json.dumps({"type": "redeal"}), "deal": "1"})
+    page = response.get_data(as_text=True)
+    assert scores(page) == [4, 0] and "Hand 2" in page and "<b>Cleo</b> deals" in page
+    assert "all passed — redeal <small class=\"muted\">(Ben dealt)</small>" in page
+
+    # a lone defender: Dora stops Ben's side and takes all five
+    page = hand(ben, token, 2, maker="Cleo", tricks=0, defender_alone="Dora").get_data(as_text=True)
+    assert scores(page) == [4, 4]
+    assert "<span class=\"tag\">Dora alone</span>" in page and "euchred" in page
+
+
+def test_a_hand_entered_twice_counts_once(table, app):
+    host, anna, ben, token = table
+    assert hand(anna, token, 0, idem="a-1", maker="Ben", tricks=3).status_code == 200
+    # Ben's phone had not seen it yet and enters the same hand
+    response = hand(ben, token, 0, idem="b-1", maker="Ben", tricks=3)
+    assert response.status_code == 409
+    assert "already entered by Anna" in response.get_data(as_text=True)
+    # Anna's phone resends (a dropped answer): the first answer, nothing added
+    assert hand(anna, token, 0, idem="a-1", maker="Ben", tricks=3).status_code == 200
+    assert len(played_of(app, token).entries) == 1
+    # an undo meanwhile: an entry made for the deal after it is refused too
+    entry = played_of(app, token).entries[-1][0].id
+    assert anna.post(f"/t/{token}/undo", {"target": str(entry)}).status_code == 200
+    response = hand(ben, token, 1, maker="Dora", tricks=4)
+    assert response.status_code == 409 and "undone meanwhile" in response.get_data(as_text=True)
+    assert hand(ben, token, 0, maker="Dora", tricks=4).status_code == 200
+    assert played_of(app, token).result["points"] == {RED: 0, BLUE: 1}
+
+
+@pytest.mark.parametrize("event, message", [
+    ({"maker": "Anna", "tricks": 6}, "Tricks must be from 0 to 5"),
+    ({"maker": "Anna", "tricks": 3, "defender_alone": "Cleo"}, "must be a defender"),
+    ({"maker": "Zed", "tricks": 3}, "not a player at this table"),
+])
+def test_a_refused_hand_says_why_and_changes_nothing(table, app, event, message):
+    host, anna, ben, token = table
+    response = hand(anna, token, 0, **event)
+    assert response.status_code == 409 and message in response.get_data(as_text=True)
+    assert not played_of(app, token).entries
+
+
+def test_the_writer_undoes_the_last_hand_from_the_score(table):
+    host, anna, ben, token = table
+    hand(anna, token, 0, maker="Anna", tricks=2)
+    mine, theirs = board(anna, token), board(ben, token)
+    assert re.search(r'class="last-hand">.*?data-post="[^"]+/undo"', mine, re.S)
+    assert not re.search(r'class="last-hand">.*?/undo.*?</p>', theirs, re.S)
+    assert scores(mine) == [0, 2]
+
+
+# --- the host's corrections -------------------------------------------------------------------
+
+
+def correct(host, token, target, **change):
+    return host.post(f"/t/{token}/correct", {"target": str(target), "event": json.dumps(change)})
+
+
+def fixes(page, target):
+    """The correction buttons of one entry: (label, fields)."""
+    body = re.search(rf'data-fix="{target}">(.*?)</details>', page, re.S).group(1)
+    return [(html.unescape(re.sub(r"<[^>]+>", "", label)).strip(), json.loads(html.unescape(fields)))
+            for fields, label in re.findall(r"data-fields='([^']+)'>(.*?)</button>", body, re.S)]
+
+
+def test_the_host_corrects_tricks_maker_alone_and_redeal(table, app):
+    host, anna, ben, token = table
+    hand(anna, token, 0, maker="Anna", tricks=3)
+    hand(anna, token, 1, maker="Ben", tricks=4, defender_alone="Cleo")
+    first, second = (recorded.id for recorded, _ in played_of(app, token).entries)
+    assert "data-fix" not in board(anna, token)  # only the host corrects
+    buttons = fixes(board(host, token), second)
+    labels = [label for label, _ in buttons]
+    assert labels[:6] == ["0", "1", "2", "3", "4", "5"]
+    assert "Cleo: not alone" in labels and "Anna: alone" in labels and "It was a redeal" in labels
+    # Anna as the maker: Cleo, her partner, can no longer be the lone defender
+    assert dict(buttons)["Anna"] == {"target": second, "event": {"maker": "Anna", "defender_alone": None}}
+    assert dict(buttons)["Dora"] == {"target": second, "event": {"maker": "Dora"}}
+
+    for label, fields in buttons:
+        if label == "5":
+            response = host.post(f"/t/{token}/correct", {k: json.dumps(v) if not isinstance(v, str) else v
+                                                        for k, v in fields.items()})
+            assert response.status_code == 200
+    assert played_of(app, token).result["points"] == {RED: 1, BLUE: 2}
+    page = board(host, token)
+    assert f"corrected #{second}" in page
+
+    assert correct(host, token, second, maker="Anna", defender_alone=None).status_code == 200
+    assert played_of(app, token).result["points"] == {RED: 3, BLUE: 0}
+    assert correct(host, token, first, type="redeal", maker=None, tricks=None).status_code == 200
+    assert played_of(app, token).result["points"] == {RED: 2, BLUE: 0}
+    assert [b for b in fixes(board(host, token), first)][0] == (
+        "Anna", {"target": first, "event": {"type": "hand", "maker": "Anna", "tricks": 3}})
+    response = correct(host, token, first, tricks=6)
+    assert response.status_code == 409
+    assert correct(anna, token, first, type="hand", maker="Anna", tricks=3).status_code == 403
+
+
+# --- the end -----------------------------------------------------------------------------------
+
+
+def test_first_to_ten_wins_and_the_rematch_keeps_partners_and_moves_the_deal(table, app):
+    host, anna, ben, token = table
+    deal = 0
+    for maker, tricks, extra in [("Anna", 5, {"alone": True, "trump": "spades"}), ("Ben", 3, {}),
+                                 ("Cleo", 5, {"trump": "hearts"}), ("Dora", 1, {"trump": "hearts"}),
+                                 ("Anna", 4, {})]:
+        assert hand(anna if deal % 2 else ben, token, deal, maker=maker, tricks=tricks, **extra).status_code == 200
+        deal += 1
+    page = board(ben, token)
+    assert scores(page) == [9, 1] and "data-hand-entry" in page
+    page = hand(ben, token, deal, maker="Cleo", tricks=3).get_data(as_text=True)
+    assert scores(page) == [10, 1]
+    assert 'class="winner">Anna &amp; Cleo</h2>' in page and "data-hand-entry" not in page
+    assert "Rematch: the same partners; <b>Ben</b> deals first." in page
+    rows = re.findall(r"<tr><th>([a-z ]+)</th><td>(\d+)</td><td>(\d+)</td></tr>", page)
+    assert rows == [("hands made", "4", "1"), ("marches", "2", "0"), ("euchres", "1", "0"), ("alone", "1", "0")]
+    assert "♥</span> 2× <small class=\"muted\">(1 made)</small>" in page
+    response = hand(ben, token, deal + 1, maker="Cleo", tricks=3)
+    assert response.status_code == 409 and "The game is over" in response.get_data(as_text=True)
+
+    assert ben.post(f"/t/{token}/rematch").status_code == 200
+    played = played_of(app, token)
+    assert played.row["number"] == 2 and played.header["teams"] == euchre_teams()
+    assert played.state.first_dealer == "Ben"
+    page = board(ben, token)
+    assert scores(page) == [0, 0] and "<b>You</b> deal" in page and "<b>Cleo</b> leads" in page
+
+
+def test_a_long_race_is_drawn_as_a_bar(phone):
+    host = phone()
+    token = host.open_table("euchre", PLAYERS, target=21, first_dealer="Cleo")
+    pair(host, token)
+    page = board(host, token)
+    assert page.count('<progress max="21" value="0">') == 2 and "<b>Cleo</b> deals" in page
+
+
+def test_the_rules_page(client):
+    page = client.get("/rules/euchre").get_data(as_text=True)
+    assert "euchred" in page and "/new/euchre" in page
