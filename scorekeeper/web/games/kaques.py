@@ -1,0 +1,311 @@
+"""Jaques le Kaques on the table screen: the turn in progress, the calls, the odds and the race chart.
+
+The turn being entered throw by throw lives in the table's draft (checked by the engine's
+`verify_draft`); everything here reads the folded game and says what each phone shows.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint
+
+from ... import tables
+from ...games import kaques
+from ...games.base import RuleError
+from ...games.kaques import Call, TurnState
+from ..db import get_db
+from ..security import device_id
+from ..tables import after_write, field
+
+bp = Blueprint("kaques", __name__)
+
+COLOURS = 8  # line colours of the chart; kaques.css defines .kq-c0 … .kq-c7
+RANK = {Call.GRAND_KAQUE: 0, Call.KAQUE: 1, Call.FERTISCH: 2, Call.OH_LALA: 3, Call.GRANDMERE: 4}
+KIND = {Call.GRAND_KAQUE: "kaque", Call.KAQUE: "kaque", Call.FERTISCH: "stop",
+        Call.OH_LALA: "lala", Call.GRANDMERE: "grandmere"}
+
+
+def points_text(value: int) -> str:
+    """10000 as "10 000" (a thin space groups thousands, as on a score pad)."""
+    return f"{value:,}".replace(",", "\u202f")
+
+
+def chance(free: int) -> dict[str, str]:
+    """The chance that a throw of `free` dice is a Kaque: a percentage and the exact fraction."""
+    exact = kaques.kaque_chance(free)
+    percent = float(exact * 100)
+    return {"percent": f"{percent:.1f}\u202f%", "fraction": f"{exact.numerator}/{exact.denominator}"}
+
+
+def keep_values() -> dict[int, list[int | None]]:
+    """For the phone: what keeping `count` dice of a face scores (None: that keep is not allowed).
+    Keeps of different faces add up, so this table is all a phone needs to price a keep."""
+    values: dict[int, list[int | None]] = {}
+    for face in kaques.FACES:
+        values[face] = []
+        for count in range(kaques.DICE + 1):
+            try:
+                values[face].append(kaques.keep_score([face] * count))
+            except RuleError:
+                values[face].append(None)
+    return values
+
+
+KEEP_VALUES = json.dumps(keep_values())
+RISKS = json.dumps({free: chance(free) for free in range(1, kaques.DICE + 1)}, ensure_ascii=False)
+
+
+def draft_turn(played) -> TurnState | None:
+    """The turn in progress, when the table keeps one that still fits the game (a draft left over
+    from before an undo is ignored)."""
+    if not played.draft or played.game is None or played.finished:
+        return None
+    try:
+        return kaques.verify_draft(played.state, played.draft["payload"])
+    except RuleError:
+        return None
+
+
+@dataclass(frozen=True)
+class Banner:
+    """The latest call, shown big on every phone; `key` tells phones whether they showed it already."""
+
+    key: str
+    player: str
+    call: str
+    kind: str
+    also: tuple[str, ...] = ()
+    points: int | None = None
+    looks: bool = False  # went on past Grandmère and kaqued
+    winner: bool = False
+
+
+def _ranked(calls) -> list[Call]:
+    return sorted(dict.fromkeys(calls), key=lambda call: RANK[call])
+
+
+def draft_banner(turn_number: int, player: str, turn: TurnState) -> Banner | None:
+    """The calls the last step of a turn in progress earned: Grandmère reached, Oh, Lálá!"""
+    if not turn.throws:
+        return None
+    before = kaques.turn_so_far([t.as_event() for t in turn.throws[:-1]])
+    new = [call for call in turn.calls[len(before.calls):] if call is not Call.OH_LALA]
+    if turn.oh_lala_next:  # all six kept and the player goes on: called now, not at the next throw
+        new.append(Call.OH_LALA)
+    if not new:
+        return None
+    calls = _ranked(new)
+    return Banner(f"d{turn_number}.{len(turn.throws)}", player, str(calls[0]), KIND[calls[0]],
+                  tuple(str(c) for c in calls[1:]), turn.total)
+
+
+def turn_banner(recorded_id: int, turn: kaques.Turn, winner: bool) -> Banner:
+    """A finished turn's calls: its Kaque or its fertisch!, and what its last throw called."""
+    if turn.throws:
+        before = kaques.turn_so_far([t.as_event() for t in turn.throws[:-1]])
+        calls = [c for c in turn.calls[len(before.calls):] if c is not Call.OH_LALA]
+    else:
+        calls = list(turn.calls)
+    if Call.FERTISCH not in calls and Call.KAQUE not in calls:
+        calls.append(Call.FERTISCH)
+    ranked = _ranked(calls)
+    also = tuple(str(c) for c in ranked[1:] if not (ranked[0] is Call.GRAND_KAQUE and c is Call.KAQUE))
+    return Banner(f"t{recorded_id}", turn.player, str(ranked[0]), KIND[ranked[0]], also, turn.points,
+                  turn.kaqued_after_grandmere, winner)
+
+
+@dataclass(frozen=True)
+class Standing:
+    player: str
+    rank: int
+    total: int
+    colour: int
+    last: dict | None  # the player's latest turn as result["turns"] lists it
+    kaques: int
+    looks: int
+
+
+def standings(played) -> list[Standing]:
+    result = played.result
+    players = list(played.game.setup.players)
+    last: dict[str, dict] = {}
+    looks = {p: 0 for p in players}
+    for turn in result["turns"]:
+        last[turn["player"]] = turn
+        looks[turn["player"]] += turn["kaqued_after_grandmere"]
+    order = sorted(players, key=lambda p: (-result["points"][p], players.index(p)))
+    rows, rank = [], 0
+    for place, player in enumerate(order, 1):
+        if place == 1 or result["points"][player] != result["points"][order[place - 2]]:
+            rank = place
+        rows.append(Standing(player, rank, result["points"][player], players.index(player) % COLOURS,
+                             last.get(player), result["calls"][player][str(Call.KAQUE)], looks[player]))
+    return rows
+
+
+# --- the score-progress chart (inline SVG, drawn on the server) ---------------------------------
+
+WIDTH, HEIGHT = 340, 180
+LEFT, RIGHT, TOP, BOTTOM = 40, 8, 8, 20
+
+
+def _nice_ceiling(value: float) -> int:
+    """The smallest of 500, 1000, 2000, 5000, 10 000, 20 000 … at or above `value`."""
+    step = 500
+    while True:
+        for factor in (1, 2, 4):
+            if step * factor >= value:
+                return int(step * factor)
+        step *= 10
+
+
+def chart(played) -> dict[str, Any] | None:
+    """Lines of every player's running total over their turns, scaled to fit, with the target."""
+    result = played.result
+    if not result["turns"]:
+        return None
+    players = list(played.game.setup.players)
+    target = result["target"]
+    series = {p: [0] for p in players}
+    for turn in result["turns"]:
+        series[turn["player"]].append(turn["total"])
+    rounds = max(len(s) - 1 for s in series.values())
+    highest = max(max(s) for s in series.values())
+    y_max = _nice_ceiling(max(highest * 1.1, 500))
+    if y_max >= target:  # the race is near its end: the target is the top (the winner may pass it)
+        y_max = max(target, highest)
+        ticks = [target * i // 4 for i in range(5)]
+    else:
+        ticks = [y_max * i // 4 for i in range(5)]
+    inner_w, inner_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+
+    def x(i: int) -> float:
+        return round(LEFT + inner_w * i / max(rounds, 1), 1)
+
+    def y(v: int) -> float:
+        return round(TOP + inner_h * (1 - min(v, y_max) / y_max), 1)
+
+    lines = []
+    for player in players:
+        values = series[player]
+        lines.append({"player": player, "colour": players.index(player) % COLOURS,
+                      "points": " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(values)),
+                      "end": (x(len(values) - 1), y(values[-1])),
+                      "kaques": [(x(i), y(v)) for i, v in enumerate(values) if i and v == values[i - 1]]})
+    x_step = max(1, -(-rounds // 6))
+    return {"width": WIDTH, "height": HEIGHT, "left": LEFT, "right": WIDTH - RIGHT, "top": TOP,
+            "bottom": HEIGHT - BOTTOM, "lines": lines,
+            "yticks": [(y(v), points_text(v)) for v in ticks],
+            "xticks": [(x(i), i) for i in range(0, rounds + 1, x_step)],
+            "target": y(target) if target <= y_max else None, "target_text": points_text(target)}
+
+
+# --- everything the board needs, once per render ---------------------------------------------------
+
+
+def view(played, who) -> dict[str, Any]:
+    state = played.state
+    on_turn = state.on_turn
+    turn = draft_turn(played)
+    turn_number = len(state.turns)
+    draft_player = on_turn if turn else None
+    throws = [t.as_event() for t in turn.throws] if turn else []
+    banner = None
+    if turn and turn.throws:
+        banner = draft_banner(turn_number, draft_player, turn)
+    elif played.entries and state.turns:
+        banner = turn_banner(played.entries[-1][0].id, state.turns[-1], state.finished)
+    last_id = played.entries[-1][0].id if played.entries else None
+    last_turn = state.turns[-1] if state.turns else None
+    writes = bool(on_turn) and not who.read_only and (who.writes_for_all or who.name == on_turn)
+    current = turn or TurnState()
+    undo_expect = None
+    if throws:
+        last = throws[-1]
+        undo_expect = {"key": f"{turn_number}:{len(throws) - 1}", "phase": "keep",
+                       "dice": sorted(last["dice"]), "keep": last["keep"]}
+    reopen_expect = None
+    if last_turn and last_turn.throws:
+        last = last_turn.throws[-1]
+        reopen_expect = {"key": f"{turn_number - 1}:{len(last_turn.throws) - 1}",
+                         "phase": "keep" if last.keep else "faces",
+                         "dice": sorted(last.dice) if last.keep else [], "keep": list(last.keep)}
+    return {
+        "state": state, "on_turn": on_turn, "turn": current, "throws": throws, "writes": writes,
+        "throw_points": [t.points for t in current.throws],
+        "draft_by": played.draft["by"] if turn and turn.throws else None,
+        "key": f"{turn_number}:{len(throws)}", "turn_number": turn_number,
+        "round": turn_number // len(state.setup.players) + 1,
+        "risk": chance(current.free),
+        "grandmere": kaques.GRANDMERE_POINTS,
+        "banner": banner, "last_id": last_id, "last_turn": last_turn,
+        "undo_expect": undo_expect, "reopen_expect": reopen_expect,
+        "standings": standings(played), "chart": chart(played),
+        "keep_values": KEEP_VALUES, "risks": RISKS,
+    }
+
+
+def turn_points(event: dict) -> int:
+    """What a turn event scored, for the history and the host's correction stepper."""
+    if event.get("points") is not None:
+        return event["points"]
+    try:
+        return kaques.turn_so_far(event.get("throws")).points
+    except RuleError:
+        return 0
+
+
+def throw_points(event: dict) -> list[int]:
+    try:
+        return [t.points for t in kaques.turn_so_far(event.get("throws") or []).throws]
+    except RuleError:
+        return []
+
+
+def turn_calls(event: dict) -> list[str]:
+    try:
+        throws = event.get("throws")
+        if throws:
+            return [str(c) for c in kaques.turn_so_far(throws).end(event.get("player", "")).calls]
+        return [str(c) for c in kaques.quick_turn(event.get("player", ""), int(event.get("points") or 0)).calls]
+    except (RuleError, TypeError, ValueError):
+        return []
+
+
+# --- taking back the last throw of a finished turn ----------------------------------------------
+
+
+@bp.post("/t/<token>/kaques/reopen")
+def reopen(token: str):
+    """Undo the last turn and put it back on the table without its last throw, so a mistyped
+    Kaque (or a fertisch! that should have been "throw again") is one tap to fix."""
+    db = get_db()
+    table = tables.by_join_token(db, token)
+    who = tables.viewer(db, table, device_id())
+    played = tables.load(db, tables.current_game(db, table["id"]))
+    if played.row["game"] != kaques.name:
+        raise tables.Refused("This table is not playing Jaques le Kaques.", 409)
+    target = field("target")
+    event = next((e for r, e in played.entries if str(r.id) == target), None)
+    undone = tables.undo(db, table, who, target, idem=field("idem") or None)
+    if undone > played.last_event_id:  # not a retry of a reopen done before
+        if event and len(event.get("throws") or ()) > 1:
+            tables.save_draft(db, table, who, {"player": event["player"], "throws": event["throws"][:-1]})
+        elif played.draft:
+            tables.save_draft(db, table, who, None)  # the next player's first throws no longer fit
+    return after_write(table, who)
+
+
+def is_live(played, entry_id: int) -> bool:
+    """Whether an entry still counts (not undone), so the host may correct it."""
+    return any(recorded.id == entry_id for recorded, _ in played.entries)
+
+
+def init_app(app) -> None:
+    app.register_blueprint(bp)
+    app.jinja_env.globals.update(kaques_view=view, kaques_points=turn_points, kaques_throw_points=throw_points,
+                                 kaques_calls=turn_calls, kaques_live=is_live)
+    app.jinja_env.filters["pts"] = points_text

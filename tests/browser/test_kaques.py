@@ -1,0 +1,120 @@
+"""Jaques le Kaques in real phones: a turn entered throw by throw, seen live on another phone."""
+
+from __future__ import annotations
+
+import os
+import re
+
+from playwright.sync_api import expect
+
+SHOTS = os.environ.get("SCOREKEEPER_SHOTS")  # a folder: save screenshots of each step there
+
+
+def shot(page, name):
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, f"kaques-{name}.png"))
+
+
+def tap_faces(page, faces):
+    for face in faces:
+        page.locator(f'[data-kq-face="{face}"]').click()
+
+
+def no_sideways_scroll(page):
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_a_turn_entered_throw_by_throw_from_a_phone(server, new_phone):
+    anna = new_phone()
+    anna.goto(server.url + "/new/kaques")
+    for i, name in enumerate(["Anna", "Ben", "Cleo"]):
+        anna.locator("input[name=player]").nth(i).fill(name)
+    anna.get_by_role("button", name="Open the table").click()
+    anna.get_by_role("button", name="Anna").click()
+    ben = new_phone()
+    ben.goto(anna.url)
+    ben.get_by_role("button", name="Ben").click()
+    expect(ben.locator(".kq-now .turn")).to_contain_text("Anna's turn")
+    pad = anna.locator("[data-kq-pad]")
+    expect(pad).to_be_visible()
+    expect(ben.locator("[data-kq-pad]")).to_have_count(0)
+
+    # throw 1: six faces tapped, counts on the buttons, then the keep
+    tap_faces(anna, [1, 5, 2, 3, 4])
+    expect(anna.locator('[data-kq-face="1"] [data-kq-count]')).to_have_text("×1")
+    expect(anna.locator(".kq-slot")).to_have_count(1)
+    tap_faces(anna, [6])
+    dice = anna.locator("[data-kq-toggle]")
+    expect(dice).to_have_count(6)
+    for i, enabled in enumerate([True, False, False, False, True, False]):  # 1 2 3 4 5 6
+        (expect(dice.nth(i)).to_be_enabled if enabled else expect(dice.nth(i)).to_be_disabled)()
+    expect(anna.locator("[data-kq-again]")).to_be_disabled()
+    dice.nth(0).click()
+    dice.nth(4).click()
+    expect(anna.locator("[data-kq-worth]")).to_contain_text("Keep +150 · turn 150")
+    expect(anna.locator("[data-kq-risk]")).to_contain_text("Throwing 4 dice: 15.7\u202f% chance of Le Kaque! (17/108)")
+    expect(anna.locator("[data-kq-stop]")).to_have_text("fertisch! · 150")
+    no_sideways_scroll(anna)
+    shot(anna, "keep")
+    anna.locator("[data-kq-again]").click()
+
+    # every phone sees the throw and the odds of the next one
+    expect(ben.locator(".kq-total")).to_contain_text("Turn so far 150")
+    expect(ben.locator("[data-kq-board-risk]")).to_contain_text("Next throw: 4 dice")
+    expect(pad).to_have_attribute("data-key", "0:1")
+
+    # throw 2: one tap on a 2 keeps the three of them; the fourth cannot be kept
+    tap_faces(anna, [2, 3, 2, 2])
+    expect(dice).to_have_count(4)
+    expect(dice.nth(3)).to_be_disabled()  # the 3
+    dice.nth(1).click()
+    expect(anna.locator('[data-kq-toggle][aria-pressed="true"]')).to_have_count(3)
+    expect(anna.locator("[data-kq-worth]")).to_contain_text("Keep +200 · turn 350")
+    expect(anna.locator("[data-kq-worth] .kq-chip")).to_contain_text("Grandmère")
+    expect(anna.locator("[data-kq-risk]")).to_contain_text("66.7\u202f%")
+    anna.locator("[data-kq-again]").click()
+    expect(ben.locator("[data-kq-banner]")).to_contain_text("Grandmère")
+    shot(ben, "grandmere-on-another-phone")
+
+    # undo that throw: the phone is back at choosing the keep of 2-2-2-3
+    expect(anna.locator("[data-kq-undo]")).to_be_visible()
+    anna.locator("[data-kq-undo]").click()
+    expect(ben.locator(".kq-total")).to_contain_text("Turn so far 150")
+    expect(anna.locator('[data-kq-toggle][aria-pressed="true"]')).to_have_count(3)
+    anna.locator("[data-kq-stop]").click()
+    expect(ben.locator("[data-kq-banner]")).to_contain_text("fertisch!")
+    expect(ben.locator(".kq-now .turn")).to_contain_text("Your turn!")
+
+    # the banked turn comes back without its last throw, the phone at that throw's keep
+    anna.locator(".kq-last").get_by_role("button", name="Undo last throw").click()
+    expect(ben.locator(".kq-total")).to_contain_text("Turn so far 150")
+    expect(anna.locator('[data-kq-toggle][aria-pressed="true"]')).to_have_count(3)
+    expect(anna.locator("[data-kq-stop]")).to_have_text("fertisch! · 350")
+    anna.locator("[data-kq-stop]").click()
+    expect(ben.locator(".kq-ranks li").first).to_contain_text("350")
+    expect(ben.locator(".kq-now .turn")).to_contain_text("Your turn!")
+    expect(ben.locator(".kq-chart polyline")).to_have_count(3)
+
+    # Ben throws nothing that scores: Le Kaque! ends his turn by itself, on every phone
+    tap_faces(ben, [2, 3, 4, 6, 6, 2])
+    expect(anna.locator("[data-kq-banner]")).to_contain_text("Le Kaque!")
+    expect(anna.locator(".kq-now .turn")).to_contain_text("Cleo's turn")
+    shot(anna, "kaque-on-another-phone")
+
+    # ... but it was a slip: he takes the throw back and enters his total instead
+    ben.get_by_role("button", name="Undo last throw").click()
+    expect(ben.locator(".kq-now .turn")).to_contain_text("Your turn!")
+    ben.locator(".kq-quick summary").click()
+    ben.locator('.kq-quick [data-step="500"]').click()
+    ben.locator('.kq-quick [data-step="-50"]').click()
+    confirm = ben.locator(".kq-quick [data-kq-confirm]")
+    expect(confirm).to_have_text("fertisch! · bank 450")
+    no_sideways_scroll(ben)
+    shot(ben, "quick-total")
+    confirm.click()
+    expect(anna.locator(".kq-ranks li").first).to_contain_text("Ben")
+    expect(anna.locator(".kq-ranks li").first).to_contain_text("450")
+    expect(anna.locator(".kq-now .turn")).to_contain_text("Cleo's turn")
+    expect(anna.locator("#message")).to_be_empty()
+    no_sideways_scroll(anna)
+    shot(anna, "board")
