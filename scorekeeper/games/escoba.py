@@ -464,6 +464,39 @@ def verify_round(state: State, event: Mapping[str, Any]) -> Round:
     return Round(counts, false_captures, leftover, score_round(counts, false_captures))
 
 
+MAX_ESCOBAS = DECK["cards"] // 2  # each escoba takes at least two cards
+
+
+def verify_draft(state: State, payload: Any) -> dict[str, int]:
+    """The escobas tapped so far this round, per side in seat order, from a draft the table
+    keeps while it plays (`{"escobas": {"Anna": 2}}`); a RuleError says what is wrong with it.
+    Sides left out have none yet; the round's event takes these as its escobas.
+
+    >>> from scorekeeper.games.base import make_setup
+    >>> game = start(make_setup(["Anna", "Ben"], None), {"target": 21, "shutout": True})
+    >>> verify_draft(game, {"escobas": {"anna": 2}})
+    {'Anna': 2, 'Ben': 0}
+    >>> verify_draft(game, {"escobas": {"Ben": 21}})
+    Traceback (most recent call last):
+    ...
+    scorekeeper.games.base.RuleError: escobas: Ben's count must be a whole number from 0 to 20, not 21
+    """
+    if state.finished:
+        raise RuleError(f"the game is over: {state.winner} won, so there is no round to keep escobas for")
+    if not isinstance(payload, dict) or set(payload) - {"escobas"}:
+        raise RuleError('a draft keeps only the escobas of the round, like {"escobas": {"Anna": 1}}')
+    raw = payload.get("escobas", {})
+    if not isinstance(raw, dict):
+        raise RuleError(f"escobas must be an object keyed by {'team' if state.setup.teams else 'player'}, "
+                        f'like {{"Anna": 1}}')
+    given = _by_side(state, raw, "escobas")
+    for side, count in given.items():
+        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_ESCOBAS:
+            raise RuleError(f"escobas: {_possessive(side)} count must be a whole number from 0 to "
+                            f"{MAX_ESCOBAS}, not {describe(count)}")
+    return {side.name: given.get(side.name, 0) for side in state.setup.sides}
+
+
 def can_round(state: State, event: Mapping[str, Any]) -> bool:
     try:
         verify_round(state, event)

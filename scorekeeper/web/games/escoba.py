@@ -1,0 +1,456 @@
+"""Escoba on the table screen: the round form with its live deck check and points preview,
+the escobas tapped while a round is played, the score sheet, and the capture finder."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from flask import Blueprint, render_template, request, url_for
+
+from ... import tables
+from ...games import escoba
+from ...games.base import RuleError
+from ...games.escoba import DECK, Card, Counts, Points, Suit
+from ..db import get_db
+from ..security import device_id
+from ..tables import fragment
+
+bp = Blueprint("escoba", __name__)
+
+# The form's fields, per side index: cards, coins (oros), sevens, escobas, false captures;
+# the side that took the seven of coins is `seven` (an index), the leftover sum `leftover`.
+FIELDS = {"cards": "c", "coins": "o", "sevens": "s", "escobas": "e", "false": "f"}
+MAX_FALSE = 9  # false captures a side can be given in the form in one round
+NO_SEVEN = "Who took the seven of coins? Tap their name."
+
+
+# --- the table and who may enter --------------------------------------------------------------
+
+
+def escoba_table(token: str, write: bool = True) -> tuple[dict, tables.Viewer, tables.Played]:
+    """The table, the viewer and the game, refused unless it is an Escoba game under way."""
+    db = get_db()
+    table = tables.by_join_token(db, token)
+    who = tables.viewer(db, table, device_id())
+    played = tables.load(db, tables.current_game(db, table["id"]))
+    if played.row["game"] != "escoba":
+        raise tables.Refused("This table does not play Escoba.", 404)
+    if played.game is None:
+        raise tables.Refused("The table is not ready: the host still has to seat the players "
+                             "(two pairs for four).", 409)
+    if write and not (who.seat or who.is_host):
+        raise tables.Refused("Join the table first: pick your seat, then you can enter rounds.", 403)
+    return table, who, played
+
+
+def signature(played: tables.Played) -> str:
+    """Changes when the round form must start again: a round in or out, a rematch, new sides."""
+    sides = "|".join(side.name for side in played.game.setup.sides) if played.game else "-"
+    return f"{played.row['number']}:{len(played.entries)}:{sides}"
+
+
+def tally(played: tables.Played) -> list[int]:
+    """The escobas tapped so far this round, per side in seat order."""
+    if played.game is None:
+        return []
+    sides = played.state.setup.sides
+    if played.draft and not played.finished:
+        try:
+            counted = escoba.verify_draft(played.state, played.draft["payload"])
+            return [counted[side.name] for side in sides]
+        except RuleError:
+            pass
+    return [0] * len(sides)
+
+
+def tally_payload(played: tables.Played, counts: list[int]) -> Any:
+    """The draft for these escoba counts: empty (dropped) when nobody has one."""
+    if not any(counts):
+        return ""
+    return {"escobas": {side.name: n for side, n in zip(played.state.setup.sides, counts)}}
+
+
+def tally_fields(played: tables.Played, index: int, delta: int) -> str:
+    """The POST /draft fields of an escoba +/− button, as the board now stands (the script
+    recomputes them from what the phone shows, so quick taps add up)."""
+    counts = tally(played)
+    counts[index] = min(escoba.MAX_ESCOBAS, max(0, counts[index] + delta))
+    return json.dumps({"draft": tally_payload(played, counts)}, ensure_ascii=False)
+
+
+# --- the round form ---------------------------------------------------------------------------
+
+
+@dataclass
+class RoundForm:
+    """What the round form says, read leniently: every problem is collected, none raised."""
+
+    counts: dict[str, Counts]
+    false_captures: dict[str, int]
+    leftover: int | None
+    seven: int | None  # index of the side that took the seven of coins
+    problems: list[str] = field(default_factory=list)
+
+    def event(self) -> dict:
+        event: dict[str, Any] = {"type": "round",
+                                 "sides": {name: c.as_dict() for name, c in self.counts.items()}}
+        if self.false_captures:
+            event["false_captures"] = dict(self.false_captures)
+        if self.leftover is not None:
+            event["leftover"] = self.leftover
+        return event
+
+
+def read_form(state: escoba.State, args: Mapping[str, str]) -> RoundForm:
+    """The counts of every side from the form; the last side gets what is left of the deck."""
+    sides = state.setup.sides
+    last = len(sides) - 1
+    problems: list[str] = []
+
+    def number(key: str, who: str, what: str, top: int) -> int:
+        text = str(args.get(key, "") or "").strip()
+        if not text:
+            return 0
+        try:
+            value = int(text)
+        except ValueError:
+            problems.append(f"{who}'s {what}: type a whole number, not {text[:10]!r}")
+            return 0
+        if not 0 <= value <= top:
+            problems.append(f"{who}'s {what} must be from 0 to {top}, not {value}")
+            return max(0, min(top, value))
+        return value
+
+    try:
+        seven = int(args.get("seven", ""))
+        if not 0 <= seven <= last:
+            seven = None
+    except ValueError:
+        seven = None
+    counts: dict[str, Counts] = {}
+    for index, side in enumerate(sides[:-1]):
+        counts[side.name] = Counts(
+            cards=number(f"c{index}", side.name, "cards", DECK["cards"]),
+            coins=number(f"o{index}", side.name, "coins", DECK["coins"]),
+            sevens=number(f"s{index}", side.name, "sevens", DECK["sevens"]),
+            seven_of_coins=seven == index,
+            escobas=number(f"e{index}", side.name, "escobas", escoba.MAX_ESCOBAS))
+    # the last side counts nothing: it has what the others did not take (too many taken
+    # shows up in the deck check below)
+    rest = {what: max(0, deck - sum(getattr(c, what) for c in counts.values())) for what, deck in DECK.items()}
+    counts[sides[last].name] = Counts(seven_of_coins=seven == last,
+                                      escobas=number(f"e{last}", sides[last].name, "escobas",
+                                                     escoba.MAX_ESCOBAS), **rest)
+    false_captures = {}
+    for index, side in enumerate(sides):
+        count = number(f"f{index}", side.name, "false captures", MAX_FALSE)
+        if count:
+            false_captures[side.name] = count
+    leftover = None
+    if str(args.get("leftover", "") or "").strip():
+        leftover = number("leftover", "The leftover", "sum", 220)
+    taken = {what: sum(getattr(c, what) for c in list(counts.values())[:-1]) for what in DECK}
+    checks = escoba.deck_problems(counts, leftover, bool(false_captures))
+    if seven is None:
+        checks = [NO_SEVEN] + [p for p in checks if not p.startswith("no side has the seven")]
+    for what, deck in DECK.items():
+        if taken[what] > deck:  # say it the way the form is filled: by the sides that count
+            others = "the others'" if last > 1 else f"{sides[0].name}'s"
+            checks = [f"{others} {what} add up to {taken[what]}, but the deck has {deck} "
+                      f"— {taken[what] - deck} too many" if p.startswith(f"{what} add up") else p
+                      for p in checks]
+    return RoundForm(counts, false_captures, leftover, seven, problems + [_sentence(p) for p in checks])
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def form_values(played: tables.Played, event: Mapping[str, Any] | None = None) -> dict[str, str]:
+    """The form's starting values: an even share of the deck for a new round (so most piles
+    are a few taps away) with the escobas tapped so far, or the counts of an entered round."""
+    state = played.state
+    sides = state.setup.sides
+    values: dict[str, str] = {}
+    if event is None:
+        for index, count in enumerate(tally(played)):
+            values[f"e{index}"] = str(count)
+            if index < len(sides) - 1:
+                values[f"c{index}"] = str(DECK["cards"] // len(sides))
+                values[f"o{index}"] = str(DECK["coins"] // len(sides))
+                values[f"s{index}"] = str(DECK["sevens"] // len(sides))
+            values[f"f{index}"] = "0"
+        return values
+    counts = escoba.parse_counts(state, event["sides"])
+    false_captures = escoba.parse_false_captures(state, event.get("false_captures"))
+    for index, side in enumerate(sides):
+        captured = counts[side.name]
+        for what in ("cards", "coins", "sevens", "escobas"):
+            values[f"{FIELDS[what]}{index}"] = str(getattr(captured, what))
+        values[f"f{index}"] = str(false_captures.get(side.name, 0))
+        if captured.seven_of_coins:
+            values["seven"] = str(index)
+    if event.get("leftover") is not None:
+        values["leftover"] = str(event["leftover"])
+    return values
+
+
+def entry_index(played: tables.Played, target: Any) -> int:
+    for index, (recorded, _) in enumerate(played.entries):
+        if str(recorded.id) == str(target):
+            return index
+    raise tables.Refused("That round is not part of the current game.", 400)
+
+
+def preview_context(table: dict, who: tables.Viewer, played: tables.Played,
+                    args: Mapping[str, str]) -> dict:
+    """Everything the preview under the form shows: the last side's counts, what is wrong,
+    or the points each side gets and where that leaves the game, and the confirm button."""
+    state = played.state
+    form = read_form(state, args)
+    correcting = args.get("correct") or None
+    problems = list(form.problems)
+    event = form.event()
+    points: dict[str, Points] | None = None
+    after: escoba.State | None = None
+    number = len(state.rounds) + 1
+    if correcting:
+        index = entry_index(played, correcting)
+        number = index + 1
+        if not who.is_host:
+            problems.append("Only the host can correct a round.")
+        if not problems:
+            replacement = {**played.entries[index][1], **event}
+            replacement = {k: v for k, v in replacement.items() if k in ("type", *event)}
+            events = [e for _, e in played.entries]
+            events[index] = replacement
+            try:
+                after = played.game.start()
+                for position, candidate in enumerate(events, 1):
+                    after = played.game.apply(after, candidate)
+            except RuleError as error:
+                where = "" if position == number else f"Round {position} would no longer fit: "
+                problems.append(where + _sentence(str(error)))
+                after = None
+    elif played.finished:
+        problems.append("The game is over: start a rematch to play again.")
+    elif not problems:
+        try:
+            after = played.game.apply(state, event)
+        except RuleError as error:
+            problems.append(_sentence(str(error)))
+    if not problems:
+        points = escoba.round_points(state, event["sides"], event.get("false_captures"))
+    confirm_url = url_for("tables.correct" if correcting else "tables.enter", token=table["join_token"])
+    if correcting:
+        # fields left out of the form are cleared, not kept from the old round
+        fields = {"target": correcting,
+                  "event": {**event, "false_captures": event.get("false_captures"),
+                            "leftover": event.get("leftover")}}
+    else:
+        fields = {"event": event}
+    last = state.setup.sides[-1].name
+    return dict(form=form, problems=problems, points=points, after=after, number=number,
+                correcting=correcting, confirm_url=confirm_url, fields=fields,
+                last=last, last_counts=form.counts[last], sides=state.setup.sides)
+
+
+@bp.get("/t/<token>/escoba/preview")
+def preview(token: str):
+    """The live check under the round form: a fragment with the pieces the script places."""
+    table, who, played = escoba_table(token)
+    return fragment(render_template("games/escoba/_preview.html",
+                                    **preview_context(table, who, played, request.args)))
+
+
+@bp.get("/t/<token>/escoba/form")
+def round_form(token: str):
+    """The round form, fresh for the next round or filled with a round the host corrects."""
+    table, who, played = escoba_table(token)
+    return fragment(render_form(table, who, played, request.args.get("correct") or None))
+
+
+def render_form(table: dict, who: tables.Viewer, played: tables.Played, correct: Any = None) -> str:
+    if played.game is None or (played.finished and not correct):
+        return ""
+    event = None
+    if correct:
+        if not who.is_host:
+            raise tables.Refused("Only the host can correct a round.", 403)
+        event = played.entries[entry_index(played, correct)][1]
+    values = form_values(played, event)
+    if correct:
+        values["correct"] = str(correct)
+    return render_template("games/escoba/_form.html", table=table, played=played, values=values,
+                           signature=signature(played), limits=LIMITS,
+                           **preview_context(table, who, played, values))
+
+
+LIMITS = {**DECK, "escobas": escoba.MAX_ESCOBAS, "false": MAX_FALSE}  # the steppers' tops
+
+
+# --- the history and the score sheet ------------------------------------------------------------
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def counts_text(counts: Counts) -> str:
+    parts = [plural(counts.cards, "card"), plural(counts.coins, "coin"), plural(counts.sevens, "seven")]
+    if counts.seven_of_coins:
+        parts.append("7 of coins")
+    if counts.escobas:
+        parts.append(plural(counts.escobas, "escoba"))
+    return " · ".join(parts)
+
+
+def point_words(points: Points) -> list[str]:
+    """The lines a side scored, in words."""
+    words = []
+    if points.escobas:
+        words.append(plural(points.escobas, "escoba"))
+    if points.cards:
+        words.append("most cards")
+    if points.coins:
+        words.append("all ten coins +2" if points.coins == 2 else "most coins")
+    if points.seven_of_coins:
+        words.append("7 of coins")
+    if points.sevens:
+        words.append("all four sevens +2" if points.sevens == 2 else "most sevens")
+    if points.bonus:
+        words.append("the others under 10 cards +2")
+    if points.penalty:
+        words.append(f"false capture {signed(points.penalty)}")
+    return words
+
+
+def signed(number: int) -> str:
+    return f"+{number}" if number > 0 else f"−{-number}" if number < 0 else "0"
+
+
+def event_lines(state: escoba.State, event: Mapping[str, Any]) -> list[dict]:
+    """Per side: what it captured and scored in a round event, for the history."""
+    try:
+        counts = escoba.parse_counts(state, event.get("sides"))
+        false_captures = escoba.parse_false_captures(state, event.get("false_captures"))
+        points = escoba.score_round(counts, false_captures)
+    except RuleError:
+        return []
+    return [{"side": name, "counts": counts_text(counts[name]), "total": points[name].total,
+             "false": false_captures.get(name, 0)} for name in counts]
+
+
+def round_number(played: tables.Played, recorded: tables.Recorded) -> int | None:
+    wanted = recorded.target if recorded.kind == "correct" else recorded.id
+    for index, (entry, _) in enumerate(played.entries):
+        if entry.id == wanted:
+            return index + 1
+    return None
+
+
+def my_side(played: tables.Played, who: tables.Viewer) -> str | None:
+    if played.game is None or not who.name or who.name not in played.state.setup.players:
+        return None
+    return played.state.setup.side_of(who.name).name
+
+
+# --- the capture finder -------------------------------------------------------------------------
+
+SUIT_CODES = {"o": Suit.OROS, "c": Suit.COPAS, "e": Suit.ESPADAS, "b": Suit.BASTOS}
+SUIT_WORDS = {Suit.OROS: "coins", Suit.COPAS: "cups", Suit.ESPADAS: "swords", Suit.BASTOS: "clubs"}
+MAX_HAND = 3
+
+
+def card_code(card: Card) -> str:
+    return f"{card.rank}{card.suit.value[0]}"
+
+
+def parse_cards(text: str, limit: int = 40) -> list[Card]:
+    """Cards from codes like `7o,12b` (rank as printed, suit letter); anything else is skipped."""
+    cards: list[Card] = []
+    for code in (text or "").split(",")[:limit]:
+        code = code.strip().lower()
+        if len(code) < 2 or code[-1] not in SUIT_CODES or not code[:-1].isdigit():
+            continue
+        try:
+            card = Card(int(code[:-1]), SUIT_CODES[code[-1]])
+        except RuleError:
+            continue
+        if card not in cards:
+            cards.append(card)
+    return cards
+
+
+def card_name(card: Card) -> str:
+    figure = escoba.FIGURES.get(card.rank)
+    return f"{figure or card.rank} of {card.suit.value}"
+
+
+def finder_context(token: str | None) -> dict:
+    table_cards = parse_cards(request.args.get("t", ""))
+    hand = [c for c in parse_cards(request.args.get("h", "")) if c not in table_cards][-MAX_HAND:]
+    mode = "hand" if request.args.get("m") == "hand" else "table"
+    endpoint = "escoba.table_finder" if token else "escoba.finder"
+
+    def link(table_cards: list[Card], hand: list[Card], mode: str) -> str:
+        params = {"m": mode}
+        if table_cards:
+            params["t"] = ",".join(card_code(c) for c in table_cards)
+        if hand:
+            params["h"] = ",".join(card_code(c) for c in hand)
+        if token:
+            params["token"] = token
+        return url_for(endpoint, **params)
+
+    def tap(card: Card) -> str:
+        """Where tapping this card leads: in or out of the table (or the hand)."""
+        on_table = [c for c in table_cards if c != card]
+        in_hand = [c for c in hand if c != card]
+        if mode == "table" and card not in table_cards:
+            on_table.append(card)
+        if mode == "hand" and card not in hand:
+            in_hand = (in_hand + [card])[-MAX_HAND:]
+        return link(on_table, in_hand, mode)
+
+    deck = [(suit, [Card(rank, suit) for rank in escoba.RANKS]) for suit in Suit]
+    answers = [{"card": card, "need": escoba.FIFTEEN - card.value,
+                "captures": escoba.captures(table_cards, card)} for card in hand]
+    return dict(
+        token=token, mode=mode, table_cards=table_cards, hand=hand, deck=deck, tap=tap, max_hand=MAX_HAND,
+        table_sum=sum(c.value for c in table_cards), answers=answers,
+        opening=escoba.opening_escobas(table_cards) if len(table_cards) == 4 else None,
+        mode_link={m: link(table_cards, hand, m) for m in ("table", "hand")},
+        clear_link=link([], [], "table"), suit_words=SUIT_WORDS, figures=escoba.FIGURES,
+        back=url_for("tables.table", token=token) if token else None)
+
+
+def render_finder(token: str | None):
+    context = finder_context(token)
+    if request.headers.get("X-Requested-With") or request.headers.get("HX-Request"):
+        return fragment(render_template("games/escoba/_finder.html", **context))
+    return render_template("games/escoba/finder.html", **context)
+
+
+@bp.get("/escoba/finder")
+def finder():
+    """What can I take? Tap the table's cards and the cards in hand; no table needed."""
+    return render_finder(None)
+
+
+@bp.get("/t/<token>/escoba/finder")
+def table_finder(token: str):
+    tables.by_join_token(get_db(), token)  # a wrong link is a 404, not a finder
+    return render_finder(token)
+
+
+def init_app(app) -> None:
+    app.register_blueprint(bp)
+    app.jinja_env.globals.update(
+        escoba_signature=signature, escoba_tally=tally, escoba_tally_fields=tally_fields,
+        escoba_render_form=render_form, escoba_event_lines=event_lines,
+        escoba_round_number=round_number, escoba_points=point_words, escoba_signed=signed,
+        escoba_my_side=my_side, escoba_card_name=card_name, escoba_counts=counts_text)
+    app.jinja_env.filters["escoba_code"] = card_code

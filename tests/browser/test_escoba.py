@@ -1,0 +1,125 @@
+"""Escoba in real browsers at phone size: escobas tapped during the round show on the other
+phone, a round entered from a phone through the form (live refusal, points preview), and the
+capture finder answering "what can I take?"."""
+
+from __future__ import annotations
+
+import os
+import re
+
+SHOTS = os.environ.get("SCOREKEEPER_SHOTS")  # a folder to keep screenshots in, when set
+
+
+def shot(page, name):
+    if SHOTS:
+        os.makedirs(SHOTS, exist_ok=True)
+        page.screenshot(path=os.path.join(SHOTS, f"escoba-{name}.png"), full_page=True)
+
+
+def no_sideways_scroll(page):
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360, "the page scrolls sideways at 360 px"
+
+
+def open_table(page, server, players=("Anna", "Ben")):
+    page.goto(server.url + "/new/escoba")
+    for i, name in enumerate(players):
+        page.fill(f"input[name=player] >> nth={i}", name)
+    page.click("text=Open the table")
+    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    return page.url
+
+
+def take_seat(page, link, name):
+    page.goto(link)
+    page.click(f"button:has-text('{name}')")
+    page.wait_for_selector("[data-escoba-board]")
+
+
+def test_a_round_entered_from_a_phone(server, new_phone):
+    link = open_table(new_phone(), server)
+    anna, ben = new_phone(), new_phone()
+    take_seat(anna, link, "Anna")
+    take_seat(ben, link, "Ben")
+
+    # two escobas for Anna, tapped on her phone as they happen, show on Ben's
+    plus = "[data-escoba-board] [data-tally-step='0'][data-delta='1']"
+    anna.click(plus)
+    anna.click(plus)
+    ben.wait_for_selector("#board [data-tally-count='0']:text-is('2')", timeout=3000)
+    anna.wait_for_function("() => document.querySelector('#board [data-escoba-board]').dataset.tally === '[2, 0]'")
+    no_sideways_scroll(ben)
+    shot(ben, "board")
+
+    # Ben counts Anna's pile at the end of the round
+    ben.click("[data-open-round]")
+    form = ben.locator("dialog[open] [data-escoba-form]")
+    form.wait_for()
+    assert form.locator("input[name=e0]").input_value() == "2"  # the escobas tapped during the round
+    # the escobas are one count for the whole table: a tap on Anna's board reaches Ben's open form,
+    # and Ben's correction in the form reaches Anna's board
+    anna.click(plus)
+    ben.wait_for_function("() => document.querySelector('dialog[open] input[name=e0]').value === '3'", timeout=3000)
+    form.locator("#esc-e0 ~ [data-tally-step]").click()  # the + of the form
+    form.locator("[data-tally-step='0'][data-delta='-1']").click()
+    form.locator("[data-tally-step='0'][data-delta='-1']").click()
+    anna.wait_for_selector("#board [data-tally-count='0']:text-is('2')", timeout=3000)
+    assert form.locator("input[name=e0]").input_value() == "2"
+    assert "Who took the seven of coins?" in form.locator("[data-problems]").inner_text()
+    assert form.locator("[data-round-confirm]").is_disabled()
+    # impossible counts are refused as they are typed
+    form.locator("input[name=c0]").fill("3")
+    ben.wait_for_selector("dialog[open] [data-problems] li:has-text('only 3 cards')")
+    assert form.locator("[data-round-confirm]").is_disabled()
+    form.locator("input[name=c0]").fill("20")
+    for _ in range(4):  # 24 cards
+        form.locator("#esc-c0 ~ [data-step='1']").click()
+    for _ in range(2):  # 7 coins
+        form.locator("#esc-o0 ~ [data-step='1']").click()
+    form.locator("#esc-s0 ~ [data-step='1']").click()  # 3 sevens
+    form.locator("label.chip:has-text('Anna')").click()  # Anna took the seven of coins
+    ben.wait_for_selector("dialog[open] .round-points")
+    assert form.locator("[data-slot=last]").inner_text().strip() == "16 cards · 3 coins · 1 seven"
+    points = form.locator(".round-points").inner_text()
+    assert "+6" in points and "2 escobas · most cards · most coins · 7 of coins · most sevens" in points
+    assert ben.evaluate("document.querySelector('dialog[open]').scrollWidth") <= 360
+    shot(ben, "form")
+    form.locator("[data-round-confirm]").click()
+    ben.wait_for_selector("dialog.escoba-dialog:not([open])", state="attached")
+
+    # live on Anna's phone: her total, the score sheet, the round in the history; the tally starts again
+    anna.wait_for_selector("#board .escoba-sheet", timeout=3000)
+    assert anna.locator("#board .escoba-side >> nth=0").locator(".side-total").inner_text() == "6"
+    assert "needs 15" in anna.inner_text("#board .escoba-side >> nth=0")
+    assert "Round 1:" in anna.inner_text("#board .history")
+    assert anna.locator("#board [data-tally-count='0']").inner_text() == "0"
+    assert "Round 2" in anna.inner_text("#board .escoba-round-no")
+    # the next form on Ben's phone starts afresh
+    ben.click("[data-open-round]")
+    ben.wait_for_selector("dialog[open] h2:has-text('Round 2')")
+    assert ben.locator("dialog[open] input[name=c0]").input_value() == "20"
+    ben.click("dialog[open] [data-close-round]")
+    no_sideways_scroll(anna)
+    shot(anna, "after-round")
+
+
+def test_the_capture_finder_from_the_table(server, new_phone):
+    link = open_table(new_phone(), server)
+    anna = new_phone()
+    take_seat(anna, link, "Anna")
+    anna.click("text=What can I take?")
+    anna.wait_for_selector("[data-finder]")
+    # the table: 7 of oros and 3 of copas; in hand: the 5 of bastos takes both, an escoba
+    anna.click(".suit-oros .fcard[aria-label='7 of oros']")
+    anna.wait_for_selector(".suit-oros .fcard.on-table")
+    anna.click(".suit-copas .fcard[aria-label='3 of copas']")
+    anna.wait_for_selector(".mode.on:has-text('On the table 2')")
+    anna.click(".mode:has-text('In my hand')")
+    anna.wait_for_selector(".mode.on:has-text('In my hand')")
+    anna.click(".suit-bastos .fcard[aria-label='5 of bastos']")
+    anna.wait_for_selector(".answer[data-hand='5b'] [data-escoba]")
+    assert anna.locator(".answer[data-hand='5b'] li").count() == 1
+    assert "/t/" in anna.url and "h=5b" in anna.url  # the address keeps the cards
+    no_sideways_scroll(anna)
+    shot(anna, "finder")
+    anna.click("text=← Table")
+    anna.wait_for_selector("[data-escoba-board]")

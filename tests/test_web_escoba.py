@@ -1,0 +1,458 @@
+"""Escoba's table screens through Flask's test client: the escobas tapped during a round
+(the draft and the engine's verify_draft), the round form's live check and points preview,
+rounds to the target with two pairs, host corrections, and the capture finder checked
+against a brute-force search of every subset of the table."""
+
+from __future__ import annotations
+
+import html
+import json
+import random
+import re
+from itertools import combinations
+
+import pytest
+
+from scorekeeper import store, tables
+from scorekeeper.games import escoba
+from scorekeeper.games.base import RuleError, make_setup, parse_rules
+from scorekeeper.games.escoba import Card, Suit
+
+
+def side(cards, coins, sevens, seven_of_coins, escobas=0):
+    return {"cards": cards, "coins": coins, "sevens": sevens,
+            "seven_of_coins": seven_of_coins, "escobas": escobas}
+
+
+def new_game(players=("Anna", "Ben"), teams=None, **rules):
+    return escoba.start(make_setup(list(players), teams), parse_rules(rules, escoba.settings))
+
+
+def played(app, token):
+    db = store.connect(app.config["DATABASE"])
+    table = tables.by_join_token(db, token)
+    return tables.load(db, tables.current_game(db, table["id"]))
+
+
+def fields_of(page: str, marker: str) -> dict:
+    """The JSON fields of the button carrying `marker` (data-post buttons)."""
+    found = re.search(rf'<button[^>]*{marker}[^>]*data-fields="([^"]*)"', page)
+    assert found, f"no button with {marker}"
+    return json.loads(html.unescape(found.group(1)))
+
+
+def problems(page: str) -> list[str]:
+    box = re.search(r'<ul class="problems"[^>]*>(.*?)</ul>', page, re.S)
+    return [html.unescape(p) for p in re.findall(r"<li>(.*?)</li>", box.group(1), re.S)] if box else []
+
+
+@pytest.fixture
+def duel(phone):
+    """Anna and Ben at an Escoba table, each on a phone; the host's device opened it."""
+    host = phone()
+    token = host.open_table("escoba", ("Anna", "Ben"))
+    anna, ben = phone(), phone()
+    anna.join(token, "Anna")
+    ben.join(token, "Ben")
+    return host, anna, ben, token
+
+
+def preview(device, token, **values):
+    query = {k: str(v) for k, v in values.items()}
+    response = device.get(f"/t/{token}/escoba/preview", query_string=query,
+                          headers={"X-Requested-With": "fetch"})
+    return response.status_code, response.get_data(as_text=True)
+
+
+# --- verify_draft: the engine's check of the escobas kept during a round ---------------------
+
+
+def test_verify_draft_gives_every_side_in_seat_order():
+    state = new_game(("Anna", "Ben", "Cleo"))
+    assert escoba.verify_draft(state, {"escobas": {"cleo": 1, "ANNA": 3}}) == {"Anna": 3, "Ben": 0, "Cleo": 1}
+    assert escoba.verify_draft(state, {"escobas": {}}) == {"Anna": 0, "Ben": 0, "Cleo": 0}
+    assert escoba.verify_draft(state, {}) == {"Anna": 0, "Ben": 0, "Cleo": 0}
+
+
+def test_verify_draft_with_teams_is_keyed_by_team():
+    state = new_game(("Anna", "Ben", "Cleo", "Dora"),
+                     [("Red", ["Anna", "Cleo"]), ("Blue", ["Ben", "Dora"])])
+    assert escoba.verify_draft(state, {"escobas": {"blue": 20}}) == {"Red": 0, "Blue": 20}
+    with pytest.raises(RuleError, match="^escobas: 'Anna' is not a team at this table$"):
+        escoba.verify_draft(state, {"escobas": {"Anna": 1}})
+
+
+@pytest.mark.parametrize("payload, message", [
+    ({"escobas": {"Zoe": 1}}, "escobas: 'Zoe' is not a player at this table"),
+    ({"escobas": {"Anna": 21}}, "escobas: Anna's count must be a whole number from 0 to 20, not 21"),
+    ({"escobas": {"Anna": -1}}, "escobas: Anna's count must be a whole number from 0 to 20, not -1"),
+    ({"escobas": {"Anna": True}}, "escobas: Anna's count must be a whole number from 0 to 20, not True"),
+    ({"escobas": {"Anna": "2"}}, "escobas: Anna's count must be a whole number from 0 to 20, not '2'"),
+    ({"escobas": {"Anna": 1, "anna": 2}}, "escobas: Anna is given twice"),
+    ({"escobas": [1, 0]}, "escobas must be an object keyed by player, like {\"Anna\": 1}"),
+    ({"escobas": {}, "cards": 3}, 'a draft keeps only the escobas of the round, like {"escobas": {"Anna": 1}}'),
+    ([1, 2], 'a draft keeps only the escobas of the round, like {"escobas": {"Anna": 1}}'),
+])
+def test_verify_draft_refuses_what_cannot_be(payload, message):
+    with pytest.raises(RuleError) as error:
+        escoba.verify_draft(new_game(), payload)
+    assert str(error.value) == message
+
+
+def test_verify_draft_refuses_a_finished_game():
+    state = escoba.apply(new_game(target=1), {"type": "round", "sides": {
+        "Anna": side(24, 7, 3, True, 2), "Ben": side(16, 3, 1, False)}})
+    with pytest.raises(RuleError, match="^the game is over: Anna won"):
+        escoba.verify_draft(state, {"escobas": {"Anna": 1}})
+
+
+# --- escobas tapped during the round ------------------------------------------------------------
+
+
+def test_escobas_tapped_live_show_on_every_phone_and_prefill_the_round(duel, app):
+    host, anna, ben, token = duel
+    board = anna.get(f"/t/{token}").get_data(as_text=True)
+    plus = fields_of(board, 'data-tally-step="0" data-delta="1"')
+    assert plus == {"draft": {"escobas": {"Anna": 1, "Ben": 0}}}
+    assert anna.post(f"/t/{token}/draft", {"draft": json.dumps(plus["draft"])}).status_code == 200
+    # Ben's phone sees it, and his next tap builds on it
+    seen = ben.get(f"/t/{token}/board").get_data(as_text=True)
+    assert 'data-tally="[1, 0]"' in seen
+    assert fields_of(seen, 'data-tally-step="0" data-delta="1"') == {"draft": {"escobas": {"Anna": 2, "Ben": 0}}}
+    assert fields_of(seen, 'data-tally-step="0" data-delta="-1"') == {"draft": ""}  # back to none: dropped
+    ben.post(f"/t/{token}/draft", {"draft": json.dumps({"escobas": {"Anna": 2, "Ben": 1}})})
+    # the round form starts from the escobas tapped
+    form = anna.get(f"/t/{token}/escoba/form", headers={"X-Requested-With": "fetch"}).get_data(as_text=True)
+    assert re.search(r'name="e0"[^>]*value="2"', form) and re.search(r'name="e1"[^>]*value="1"', form)
+    assert 'data-tally="[2, 1]"' in anna.get(f"/t/{token}/board").get_data(as_text=True)
+    # confirming the round records them and clears the tally for the next round
+    status, page = preview(anna, token, c0=24, o0=7, s0=3, seven=0, e0=2, e1=1)
+    event = fields_of(page, "data-round-confirm")["event"]
+    assert event["sides"]["Anna"]["escobas"] == 2 and event["sides"]["Ben"]["escobas"] == 1
+    assert anna.enter(token, event).status_code == 200
+    assert played(app, token).draft is None
+    assert 'data-tally="[0, 0]"' in ben.get(f"/t/{token}/board").get_data(as_text=True)
+
+
+def test_a_bad_tally_is_refused_and_changes_nothing(duel, app):
+    host, anna, ben, token = duel
+    anna.post(f"/t/{token}/draft", {"draft": json.dumps({"escobas": {"Anna": 1}})})
+    response = anna.post(f"/t/{token}/draft", {"draft": json.dumps({"escobas": {"Anna": 25}})})
+    assert response.status_code == 409
+    assert "Anna's count must be a whole number from 0 to 20, not 25" in html.unescape(response.get_data(as_text=True))
+    response = anna.post(f"/t/{token}/draft", {"draft": json.dumps({"escobas": {"Zoe": 1}})})
+    assert "'Zoe' is not a player at this table" in html.unescape(response.get_data(as_text=True))
+    assert played(app, token).draft["payload"] == {"escobas": {"Anna": 1}}
+
+
+def test_the_read_only_board_shows_the_tally_without_buttons(duel, app):
+    host, anna, ben, token = duel
+    anna.post(f"/t/{token}/draft", {"draft": json.dumps({"escobas": {"Ben": 3}})})
+    db = store.connect(app.config["DATABASE"])
+    board_token = tables.by_join_token(db, token)["board_token"]
+    page = host.get(f"/b/{board_token}").get_data(as_text=True)
+    assert 'data-tally-count="1">3<' in page
+    assert "data-tally-step" not in page and "data-open-round" not in page and "escoba-dialog" not in page
+
+
+# --- the round form: the live check and the points before confirming ------------------------------
+
+
+def test_the_form_asks_the_counting_side_and_fills_the_last_from_the_deck(duel):
+    host, anna, ben, token = duel
+    page = anna.get(f"/t/{token}").get_data(as_text=True)
+    assert "Round 1: count the piles" in page
+    for name in ("c0", "o0", "s0", "e0", "e1", "f0", "f1", "leftover"):
+        assert f'name="{name}"' in page
+    assert 'name="c1"' not in page  # Ben's pile is the rest of the deck
+    assert re.search(r'name="c0"[^>]*value="20"', page)  # an even share to step from
+    assert problems(page) == ["Who took the seven of coins? Tap their name."]
+    assert re.search(r"<button[^>]*data-round-confirm[^>]*disabled", page)
+
+
+def test_the_preview_shows_the_points_each_side_gets(duel):
+    host, anna, ben, token = duel
+    status, page = preview(anna, token, c0=24, o0=7, s0=3, seven=0, e0=2, e1=0)
+    assert status == 200
+    assert problems(page) == []
+    assert '<div data-part="last">16 cards · 3 coins · 1 seven</div>' in page
+    assert re.search(r'Anna</b> <b class="pts plus">\+6</b>', page)
+    assert "2 escobas · most cards · most coins · 7 of coins · most sevens" in page
+    assert re.search(r'Ben</b> <b class="pts ">0</b>', page)
+    assert fields_of(page, "data-round-confirm") == {"event": {"type": "round", "sides": {
+        "Anna": side(24, 7, 3, True, 2), "Ben": side(16, 3, 1, False, 0)}}}
+
+
+def test_the_preview_refuses_counts_that_do_not_fit_the_deck_all_at_once(duel):
+    host, anna, ben, token = duel
+    # Anna: 3 cards, but 4 coins and 2 sevens; 2 escobas need at least 4 cards; Ben holds the
+    # seven of coins although all four sevens... no: Ben has 2 sevens and 6 coins, which fit
+    status, page = preview(anna, token, c0=3, o0=4, s0=2, e0=2, seven=0)
+    assert status == 200
+    assert problems(page) == [
+        "Anna has 4 coins and 2 sevens, 5 different cards (the seven of coins is both), "
+        "but only 3 cards — 2 short",
+        "Anna has 2 escobas, at least 4 cards, but only 3 cards — 1 short"]
+    assert re.search(r"<button[^>]*data-round-confirm[^>]*disabled", page)
+    status, page = preview(anna, token, c0=41, o0=11, s0=4, seven=1)
+    assert problems(page) == [
+        "Anna's cards must be from 0 to 40, not 41", "Anna's coins must be from 0 to 10, not 11",
+        "Ben has the seven of coins, so at least 1 coin, not 0",
+        "Ben has the seven of coins, so at least 1 seven, not 0"]
+    status, page = preview(anna, token, c0="x", seven=0, e1=25)
+    assert "Anna's cards: type a whole number, not 'x'" in problems(page)
+    assert "Ben's escobas must be from 0 to 20, not 25" in problems(page)
+
+
+def test_the_last_of_three_sides_gets_the_rest_and_too_many_is_named(phone):
+    host = phone()
+    token = host.open_table("escoba", ("Anna", "Ben", "Cleo"))
+    status, page = preview(host, token, c0=25, o0=4, s0=1, c1=20, o1=3, s1=1, seven=0)
+    assert problems(page)[0] == "The others' cards add up to 45, but the deck has 40 — 5 too many"
+    status, page = preview(host, token, c0=12, o0=4, s0=1, c1=20, o1=3, s1=2, seven=2)
+    assert problems(page) == []
+    assert '<div data-part="last">8 cards · 3 coins · 1 seven · 7 of coins</div>' in page
+
+
+def test_false_captures_and_the_leftover_check(duel):
+    host, anna, ben, token = duel
+    good = dict(c0=24, o0=7, s0=3, seven=0, e0=2)
+    status, page = preview(anna, token, leftover=17, **good)
+    assert problems(page) == ["Leftover must be 10, 25, 40 or 55, not 17: some capture did not sum "
+                              "to 15 (record it in false_captures)"]
+    status, page = preview(anna, token, leftover=25, **good)
+    assert problems(page) == [] and fields_of(page, "data-round-confirm")["event"]["leftover"] == 25
+    status, page = preview(anna, token, leftover=17, f1=1, **good)  # the check is skipped
+    assert problems(page) == []
+    event = fields_of(page, "data-round-confirm")["event"]
+    assert event["false_captures"] == {"Ben": 1} and event["leftover"] == 17
+    assert "false capture −6" in page  # 4 + the round's 2 escobas
+
+
+def test_the_preview_says_when_the_round_wins_the_game(phone):
+    host = phone()
+    token = host.open_table("escoba", ("Anna", "Ben"), target=5)
+    status, page = preview(host, token, c0=24, o0=7, s0=3, seven=0, e0=2)
+    assert "Anna wins the game!" in page and "→ 6" in page
+    status, page = preview(host, token, c0=40, o0=10, s0=4, seven=0)
+    assert "Ben took no card: Anna wins the game." in page
+
+
+def test_only_seated_phones_get_the_form(duel, phone):
+    host, anna, ben, token = duel
+    stranger = phone()
+    assert stranger.get(f"/t/{token}/escoba/form", headers={"X-Requested-With": "fetch"}).status_code == 403
+    assert preview(stranger, token, c0=20)[0] == 403
+    other = phone().open_table("escalero")
+    assert preview(host, other, c0=20)[0] == 404
+
+
+# --- two pairs play to 21 --------------------------------------------------------------------------
+
+
+def test_two_pairs_play_escoba_to_21(phone, app):
+    host = phone()
+    token = host.open_table("escoba", ("Anna", "Ben", "Cleo", "Dora"))
+    waiting = host.get(f"/t/{token}").get_data(as_text=True)
+    assert "Waiting for players" in waiting and "data-escoba-form" not in waiting
+    host.post(f"/t/{token}/teams", {"action": "draw"}, fetch=False)
+    phones = {name: phone() for name in ("Anna", "Ben", "Cleo", "Dora")}
+    for name, device in phones.items():
+        device.join(token, name)
+    teams = [side.name for side in played(app, token).state.setup.sides]
+    assert len(teams) == 2 and all(" & " in team for team in teams)
+    rounds = 0
+    writer = list(phones.values())
+    while not played(app, token).finished:
+        # the first pair takes 24 cards, 7 coins, 3 sevens and the seven of coins, 1 escoba: +5
+        device = writer[rounds % 4]
+        status, page = preview(device, token, c0=24, o0=7, s0=3, seven=0, e0=1, e1=1)
+        assert status == 200 and problems(page) == []
+        assert device.enter(token, fields_of(page, "data-round-confirm")["event"]).status_code == 200
+        rounds += 1
+    result = played(app, token).result
+    assert rounds == 5 and result["points"] == {teams[0]: 25, teams[1]: 5} and result["winner"] == teams[0]
+    board = html.unescape(phones["Ben"].get(f"/t/{token}/board").get_data(as_text=True))
+    assert f"{teams[0]} win!" in board
+    assert "reached 25 of 21 after 5 rounds" in board
+    assert board.count("<tr><th scope=\"row\">") == 5  # the score sheet, a row a round
+    assert "data-open-round" not in board and "data-tally-step" not in board
+    # nothing more can be entered; a rematch starts again at 0
+    status, page = preview(phones["Anna"], token, c0=24, o0=7, s0=3, seven=0)
+    assert "The game is over: start a rematch to play again." in problems(page)
+    phones["Anna"].post(f"/t/{token}/rematch")
+    assert "Round 1" in phones["Anna"].get(f"/t/{token}/board").get_data(as_text=True)
+
+
+def test_a_side_without_a_card_loses_at_once(duel, app):
+    host, anna, ben, token = duel
+    status, page = preview(anna, token, c0=40, o0=10, s0=4, seven=0)
+    anna.enter(token, fields_of(page, "data-round-confirm")["event"])
+    board = ben.get(f"/t/{token}/board").get_data(as_text=True)
+    assert "Anna wins!" in board
+    assert "Ben captured no card in round 1" in board
+
+
+# --- history, undo and host corrections ---------------------------------------------------------------
+
+
+def enter_round(device, token, **values):
+    status, page = preview(device, token, **values)
+    assert problems(page) == [], problems(page)
+    response = device.enter(token, fields_of(page, "data-round-confirm")["event"])
+    assert response.status_code == 200
+    return response.get_data(as_text=True)
+
+
+def test_history_and_score_sheet_show_each_round(duel):
+    host, anna, ben, token = duel
+    enter_round(anna, token, c0=24, o0=7, s0=3, seven=0, e0=2)  # Anna +6
+    board = enter_round(ben, token, c0=25, o0=6, s0=2, seven=1, e1=1)  # Anna +2, Ben +2
+    assert "Round 2:" in board and "Round 1:" in board
+    assert "24 cards · 7 coins · 3 sevens · 7 of coins · 2 escobas" in board
+    rows = re.findall(r'<tr><th scope="row">(\d)</th>(.*?)</tr>', board, re.S)
+    cells = [re.findall(r'<b class="[^"]*">([^<]+)</b> <small>(-?\d+)</small>', row) for _, row in rows]
+    assert cells == [[("+6", "6"), ("0", "0")], [("+2", "8"), ("+2", "2")]]
+    assert re.search(r'<td class="mine"><b class="plus">\+2</b> <small>2</small></td>', board)  # Ben's own column
+    assert 'class="side-total ">8<' in board and "needs 13" in board
+
+
+def test_undo_the_last_round(duel, app):
+    host, anna, ben, token = duel
+    board = enter_round(anna, token, c0=24, o0=7, s0=3, seven=0, e0=2)
+    entry = played(app, token).entries[-1][0].id
+    assert "Undo" in board
+    anna.post(f"/t/{token}/undo", {"target": str(entry)})
+    assert played(app, token).entries == ()
+    assert "Round 1" in anna.get(f"/t/{token}/board").get_data(as_text=True)
+
+
+def test_the_host_corrects_a_round_through_the_form(duel, app):
+    host, anna, ben, token = duel
+    enter_round(anna, token, c0=24, o0=7, s0=3, seven=0, e0=2, f1=1)
+    enter_round(ben, token, c0=20, o0=5, s0=2, seven=1)
+    first = played(app, token).entries[0][0].id
+    board = host.get(f"/t/{token}/board").get_data(as_text=True)
+    assert f'data-escoba-correct="{first}"' in board
+    assert "data-escoba-correct" not in anna.get(f"/t/{token}/board").get_data(as_text=True)
+    form = host.get(f"/t/{token}/escoba/form?correct={first}",
+                    headers={"X-Requested-With": "fetch"}).get_data(as_text=True)
+    assert "Correct round 1" in form
+    assert re.search(r'name="c0"[^>]*value="24"', form) and re.search(r'name="f1"[^>]*value="1"', form)
+    assert re.search(r'name="e0"[^>]*value="2"', form) and 'data-tally-step' not in form
+    assert re.search(r'value="0" checked', form)  # Anna had the seven of coins
+    # the host takes the false capture back and gives Ben an escoba
+    status, page = preview(host, token, correct=first, c0=24, o0=7, s0=3, seven=0, e0=2, e1=1)
+    assert problems(page) == []
+    fields = fields_of(page, "data-round-confirm")
+    assert '/correct"' in re.search(r'<button[^>]*data-round-confirm[^>]*>', page).group(0)
+    assert fields["target"] == str(first) and fields["event"]["false_captures"] is None
+    response = host.post(f"/t/{token}/correct", {"target": fields["target"], "event": json.dumps(fields["event"])})
+    assert response.status_code == 200
+    now = played(app, token)
+    assert "false_captures" not in now.entries[0][1]
+    assert now.result["points"] == {"Anna": 6, "Ben": 2}  # + the seven of coins in round 2
+    assert "corrected #" in response.get_data(as_text=True)
+    # a phone that is not the host cannot
+    assert anna.get(f"/t/{token}/escoba/form?correct={first}",
+                    headers={"X-Requested-With": "fetch"}).status_code == 403
+    status, page = preview(anna, token, correct=first, c0=24, o0=7, s0=3, seven=0)
+    assert "Only the host can correct a round." in problems(page)
+
+
+def test_a_correction_that_would_end_the_game_early_is_refused_in_the_preview(phone, app):
+    host = phone()
+    token = host.open_table("escoba", ("Anna", "Ben"), target=8)
+    enter_round(host, token, c0=24, o0=7, s0=3, seven=0)  # Anna +4
+    enter_round(host, token, c0=24, o0=7, s0=3, seven=0)  # Anna 8: wins
+    first = played(app, token).entries[0][0].id
+    status, page = preview(host, token, correct=first, c0=40, o0=10, s0=4, seven=0)
+    assert problems(page) == ["Round 2 would no longer fit: The game is over: Anna won, as Ben captured "
+                              "no card in round 1"]
+
+
+# --- the capture finder ---------------------------------------------------------------------------------
+
+ALL_CARDS = [Card(rank, suit) for suit in Suit for rank in escoba.RANKS]
+
+
+def code(card: Card) -> str:
+    return f"{card.rank}{card.suit.value[0]}"
+
+
+def brute_force(table, hand):
+    """Every subset of the table, tried one by one: (codes, escoba)."""
+    found = set()
+    for size in range(1, len(table) + 1):
+        for chosen in combinations(table, size):
+            if sum(c.value for c in chosen) + hand.value == 15:
+                found.add((frozenset(code(c) for c in chosen), size == len(table)))
+    return found
+
+
+def finder_answers(page: str) -> dict[str, set]:
+    answers = {}
+    for block in re.findall(r'<div class="answer" data-hand="(\w+)">(.*?)</div>', page, re.S):
+        hand, body = block
+        answers[hand] = {(frozenset(found.split(",")), bool(escoba_mark))
+                         for found, escoba_mark in re.findall(r'data-capture="([^"]+)"( data-escoba)?', body)}
+    return answers
+
+
+def test_the_finder_answers_every_capture_like_a_brute_force_search(client):
+    rng = random.Random(15)
+    for _ in range(150):
+        cards = rng.sample(ALL_CARDS, rng.randint(2, 12))
+        hand, table = cards[:rng.randint(1, 3)], cards[3:] if len(cards) > 3 else cards[len(cards) // 2:]
+        hand = [c for c in hand if c not in table] or [next(c for c in ALL_CARDS if c not in table)]
+        page = client.get("/escoba/finder", query_string={
+            "t": ",".join(map(code, table)), "h": ",".join(map(code, hand)), "m": "hand"}).get_data(as_text=True)
+        answers = finder_answers(page)
+        assert list(answers) == [code(c) for c in hand]
+        for card in hand:
+            assert answers[code(card)] == brute_force(table, card), (table, card)
+            if not brute_force(table, card):
+                assert "Nothing makes 15" in page
+
+
+def test_the_finder_marks_escobas_and_the_dealers_opening(client):
+    page = client.get("/escoba/finder?t=7o,3c&h=5b&m=hand").get_data(as_text=True)
+    assert finder_answers(page) == {"5b": {(frozenset({"7o", "3c"}), True)}}
+    assert "Escoba!" in page
+    page = client.get("/escoba/finder?t=1o,2o,5c,7b").get_data(as_text=True)
+    assert "As the dealer's four: 15" in page and "an escoba</b> for the dealer" in page
+    page = client.get("/escoba/finder?t=12o,11o,10c,3b").get_data(as_text=True)
+    assert "As the dealer's four: 30" in page and "two escobas</b> for the dealer" in page
+    page = client.get("/escoba/finder?t=12o,12c,12b,12e").get_data(as_text=True)
+    assert "As the dealer's four: 40" in page and "no escoba" in page
+    assert "dealer's four" not in client.get("/escoba/finder?t=1o,2o,5c").get_data(as_text=True)
+
+
+def test_finder_taps_toggle_cards_between_table_and_hand(client):
+    page = client.get("/escoba/finder?t=1o").get_data(as_text=True)
+    assert re.search(r'class="fcard on-table" href="/escoba/finder\?m=table#cards"', page)  # tap again: off
+    assert 'href="/escoba/finder?m=table&amp;t=1o,2o#cards"' in page  # tap the 2: on
+    page = client.get("/escoba/finder?t=1o,2o&h=5c,6c,7c&m=hand").get_data(as_text=True)
+    # a fourth card in hand pushes out the first; a table card tapped in hand mode moves to the hand
+    assert 'href="/escoba/finder?m=hand&amp;t=1o,2o&amp;h=6c,7c,12c#captures"' in page
+    assert 'href="/escoba/finder?m=hand&amp;t=2o&amp;h=6c,7c,1o#captures"' in page
+    page = client.get("/escoba/finder?t=1o,1o,99x,8o,,7q&h=1o").get_data(as_text=True)
+    assert "On the table: " in page and page.count('class="fcard on-table"') == 1  # junk is ignored
+    assert 'class="answer"' not in page  # a card cannot be on the table and in hand
+
+
+def test_the_finder_answers_in_place_for_the_script_and_links_back_to_the_table(phone):
+    device = phone()
+    token = device.open_table("escoba", ("Anna", "Ben"))
+    page = device.get(f"/t/{token}/escoba/finder?t=5o").get_data(as_text=True)
+    assert f'href="/t/{token}"' in page and "<html" in page
+    fragment = device.get(f"/t/{token}/escoba/finder?t=5o", headers={"X-Requested-With": "fetch"})
+    assert "<html" not in fragment.get_data(as_text=True) and "data-finder" in fragment.get_data(as_text=True)
+    assert device.get("/t/nonsense/escoba/finder").status_code == 404
+    board = device.get(f"/t/{token}").get_data(as_text=True)
+    assert f'/t/{token}/escoba/finder' in board
+
+
+def test_the_rules_page_links_the_finder_and_a_new_table(client):
+    page = client.get("/rules/escoba").get_data(as_text=True)
+    assert 'href="/escoba/finder"' in page and 'href="/new/escoba"' in page
