@@ -65,6 +65,7 @@ def create_table(db: sqlite_utils.Database, device: str, game: str, rules: Any,
         names_and_roles = [(n, "player") for n in names]
     _check_names([n for n, _ in names_and_roles])
     header = {"format": FORMAT, "game": game, "players": names, "rules": rules or {}}
+    teams = teams or _default_teams(engine, names)
     if teams:
         header["teams"] = teams
     _check_header(header, allow_unseated=True)
@@ -250,8 +251,17 @@ def _sync_players(db, table_id: int) -> None:
     game = current_game(db, table_id)
     header = json.loads(game["header"])
     header["players"] = [s["name"] for s in seats(db, table_id) if s["role"] == "player"]
-    header.pop("teams", None)  # a new player changes the pairs: draw again
+    header.pop("teams", None)  # a new player changes the pairs: draw again ...
+    teams = _default_teams(ENGINES[game["game"]], header["players"])
+    if teams:  # ... unless the game seats its teams itself
+        header["teams"] = teams
     db["games"].update(game["id"], {"header": json.dumps(header)})
+
+
+def _default_teams(engine, players: list[str]) -> list[dict] | None:
+    """The engine's own seating of teams (Euchre: partners opposite), when it has one."""
+    default = getattr(engine, "default_teams", None)
+    return default(players) if default else None
 
 
 def set_teams(db: sqlite_utils.Database, table: dict, who: Viewer, teams: list[dict] | None) -> None:
@@ -337,6 +347,13 @@ class Played:
         if self.game is None:
             return frozenset()
         return self.engine.writers(self.state)
+
+    def current(self, entry_id: int) -> dict | None:
+        """An entry's event as it stands now (after corrections); None once undone."""
+        for recorded, event in self.entries:
+            if recorded.id == entry_id:
+                return event
+        return None
 
     def log(self) -> dict:
         """The game as a scorekeeper-log/1 document."""
@@ -436,9 +453,13 @@ def _check_writer(played: Played, who: Viewer, event: dict) -> dict:
     return event
 
 
-def submit(db: sqlite_utils.Database, table: dict, who: Viewer, event: Any, idem: str | None = None) -> int:
+def submit(db: sqlite_utils.Database, table: dict, who: Viewer, event: Any, idem: str | None = None,
+           seen: int | None = None) -> int:
     """Record one entry of the current game; returns its event id. A retry with the same
-    idempotency key returns the first answer instead of writing twice."""
+    idempotency key returns the first answer instead of writing twice. `seen` is how many
+    entries the phone's board showed: in games where anyone may write, two phones entering
+    the same round must not both count, so an entry made on a board that has moved on is
+    refused."""
     if not isinstance(event, dict):
         raise Refused("That entry could not be read. Tap the cell again.", 400)
     key = f"{who.device}:{idem}" if idem else None
@@ -448,6 +469,11 @@ def submit(db: sqlite_utils.Database, table: dict, who: Viewer, event: Any, idem
             return done
         game_row = current_game(db, table["id"])
         played = load(db, game_row)
+        if seen is not None and seen != len(played.entries):
+            if seen < len(played.entries):
+                by = played.entries[-1][0].by
+                raise Refused(f"This was already entered{' by ' + by if by else ''}: check the board. Nothing was added.")
+            raise Refused("The last entry was undone meanwhile: check the board and enter it again.")
         event = _check_writer(played, who, dict(event))
         try:
             clean_event(played.engine, event)

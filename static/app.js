@@ -246,7 +246,12 @@
   });
   document.addEventListener("change", (e) => { if (e.target.matches("[data-served]") && dice.length === 5) lookUp(); });
 
-  function afterBoard() { if (dice.length === 5) light(); }
+  // game scripts listen for this after every new board, live or from a POST's answer
+  function afterBoard() {
+    if (dice.length === 5) light();
+    $("#board")?.dispatchEvent(new CustomEvent("scorekeeper:board", {bubbles: true}));
+  }
+  window.scorekeeper = {post};
 
   // --- keep the screen awake during a game -------------------------------------------------------------
   let lock = null;

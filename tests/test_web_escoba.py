@@ -180,7 +180,7 @@ def test_the_preview_shows_the_points_each_side_gets(duel):
     assert "2 escobas · most cards · most coins · 7 of coins · most sevens" in page
     assert re.search(r'Ben</b> <b class="pts ">0</b>', page)
     assert fields_of(page, "data-round-confirm") == {"event": {"type": "round", "sides": {
-        "Anna": side(24, 7, 3, True, 2), "Ben": side(16, 3, 1, False, 0)}}}
+        "Anna": side(24, 7, 3, True, 2), "Ben": side(16, 3, 1, False, 0)}}, "seen": 0}
 
 
 def test_the_preview_refuses_counts_that_do_not_fit_the_deck_all_at_once(duel):

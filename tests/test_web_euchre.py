@@ -25,21 +25,11 @@ def board_token(app, token):
     return tables.by_join_token(db, token)["board_token"]
 
 
-def pair(host, token):
-    """The host taps the partners button: the form it shows is posted as it stands."""
-    page = host.get(f"/t/{token}").get_data(as_text=True)
-    teams = html.unescape(re.search(r'name="teams" value="([^"]+)"', page).group(1))
-    response = host.post(f"/t/{token}/teams", {"action": "set", "teams": teams}, fetch=False)
-    assert response.status_code == 303
-    return json.loads(teams)
-
-
 @pytest.fixture
 def table(phone):
     """A Euchre table opened with four names and paired; Anna's and Ben's phones seated."""
     host = phone()
     token = host.open_table("euchre", PLAYERS)
-    pair(host, token)
     anna, ben = phone(), phone()
     anna.join(token, "Anna")
     ben.join(token, "Ben")
@@ -69,28 +59,29 @@ def scores(page):
 # --- pairing the four -----------------------------------------------------------------------
 
 
-def test_the_host_pairs_partners_opposite_before_the_first_hand(phone, app):
+def test_four_names_are_seated_as_partners_opposite(phone, app):
     host = phone()
     token = host.open_table("euchre", PLAYERS)
-    ben = phone()
-    ben.join(token, "Ben")
-    page = host.get(f"/t/{token}").get_data(as_text=True)
-    assert "Partners sit opposite" in page and "Anna &amp; Cleo <small>vs</small> Ben &amp; Dora" in page
-    assert "Waiting for players" in page and "data-hand-entry" not in page
-    guest = ben.get(f"/t/{token}").get_data(as_text=True)
-    assert "the host confirms the partners" in guest and 'name="teams"' not in guest
-
-    # only the host may pair
-    teams = json.dumps(euchre_teams())
-    assert ben.post(f"/t/{token}/teams", {"action": "set", "teams": teams}).status_code == 403
-
-    assert pair(host, token) == euchre_teams()
     played = played_of(app, token)
     assert [(s.name, s.members) for s in played.game.setup.sides] == [(RED, ("Anna", "Cleo")), (BLUE, ("Ben", "Dora"))]
+    ben = phone()
+    ben.join(token, "Ben")
     page = board(ben, token)
     assert scores(page) == [0, 0] and "data-hand-entry" in page
     assert "<b>Anna</b> deals" in page and "<b>Ben</b> leads" in page.replace("<b>you</b> lead", "<b>Ben</b> leads")
-    assert "Partners sit opposite" not in host.get(f"/t/{token}").get_data(as_text=True)
+    assert "Draw pairs by lot" not in host.get(f"/t/{token}").get_data(as_text=True)
+    # only the host may change the teams
+    teams = json.dumps(euchre_teams())
+    assert ben.post(f"/t/{token}/teams", {"action": "set", "teams": teams}).status_code == 403
+
+
+def test_players_who_add_themselves_are_paired_when_four_have_joined(phone, app):
+    host = phone()
+    token = host.open_table("euchre", ())
+    for name in PLAYERS:
+        assert phone().post(f"/t/{token}/join", {"name": name}, fetch=False).status_code == 303
+    sides = played_of(app, token).game.setup.sides
+    assert [s.members for s in sides] == [("Anna", "Cleo"), ("Ben", "Dora")]
 
 
 def euchre_teams():
@@ -296,7 +287,6 @@ def test_first_to_ten_wins_and_the_rematch_keeps_partners_and_moves_the_deal(tab
 def test_a_long_race_is_drawn_as_a_bar(phone):
     host = phone()
     token = host.open_table("euchre", PLAYERS, target=21, first_dealer="Cleo")
-    pair(host, token)
     page = board(host, token)
     assert page.count('<progress max="21" value="0">') == 2 and "<b>Cleo</b> deals" in page
 

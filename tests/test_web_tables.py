@@ -317,3 +317,14 @@ def test_oversized_request_is_refused(game):
     host, anna, ben, token = game
     response = anna.post(f"/t/{token}/entries", {"event": "x" * 100_000})
     assert response.status_code == 413
+
+
+def test_an_entry_made_on_a_board_that_moved_on_is_refused(game, app):
+    """Two phones entering the same round: the one that saw fewer entries is told so."""
+    host, anna, ben, token = game
+    seen = {"event": json.dumps(F35), "seen": "0"}
+    assert anna.post(f"/t/{token}/entries", seen).status_code == 200
+    late = host.post(f"/t/{token}/entries", {"event": json.dumps({**F35, "column": 2}), "seen": "0"})
+    assert late.status_code == 409 and "already entered by Anna" in late.get_data(as_text=True)
+    assert host.post(f"/t/{token}/entries", {"event": json.dumps({**F35, "column": 2}), "seen": "5"}).status_code == 409
+    assert len(events_of(app, token).entries) == 1

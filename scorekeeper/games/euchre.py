@@ -338,6 +338,19 @@ def last_hand(state: State) -> tuple[str, str] | None:
     return hand.dealer, leader(state.setup, hand.dealer, hand.maker, hand.alone, hand.defender_alone)
 
 
+def default_teams(players: list[str]) -> list[dict] | None:
+    """The partnerships of four players in seat order: partners sit opposite (seats 1 & 3,
+    2 & 4). A table that seats four needs no pairing step.
+
+    >>> [t["name"] for t in default_teams(["Anna", "Ben", "Cleo", "Dora"])]
+    ['Anna & Cleo', 'Ben & Dora']
+    """
+    if len(players) != 4:
+        return None
+    return [{"name": f"{players[0]} & {players[2]}", "players": [players[0], players[2]]},
+            {"name": f"{players[1]} & {players[3]}", "players": [players[1], players[3]]}]
+
+
 def rematch_rules(state: State) -> dict[str, Any]:
     """The rules of a rematch: the same, with the deal starting one seat further on."""
     return {**state.rules, "first_dealer": left_of(state.setup, state.first_dealer)}

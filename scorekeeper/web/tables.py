@@ -140,8 +140,7 @@ def teams(token: str):
     else:
         chosen = None
     tables.set_teams(db, table, who, chosen)
-    hub().notify(table["id"])
-    return redirect(url_for("tables.table", token=token), 303)
+    return after_write(table, who)
 
 
 # --- the table screen -------------------------------------------------------------------------
@@ -292,8 +291,14 @@ def writer(token: str) -> tuple[dict, tables.Viewer]:
 @bp.post("/t/<token>/entries")
 def enter(token: str):
     table, who = writer(token)
-    tables.submit(get_db(), table, who, json_field("event"), idem=field("idem") or None)
+    tables.submit(get_db(), table, who, json_field("event"), idem=field("idem") or None, seen=seen_field())
     return after_write(table, who)
+
+
+def seen_field() -> int | None:
+    """How many entries the phone's board showed, when it says (see tables.submit)."""
+    text = field("seen")
+    return int(text) if text.isdigit() and len(text) < 7 else None
 
 
 @bp.post("/t/<token>/draft")

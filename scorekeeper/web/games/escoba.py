@@ -250,7 +250,7 @@ def preview_context(table: dict, who: tables.Viewer, played: tables.Played,
                   "event": {**event, "false_captures": event.get("false_captures"),
                             "leftover": event.get("leftover")}}
     else:
-        fields = {"event": event}
+        fields = {"event": event, "seen": len(played.entries)}
     last = state.setup.sides[-1].name
     return dict(form=form, problems=problems, points=points, after=after, number=number,
                 correcting=correcting, confirm_url=confirm_url, fields=fields,

@@ -207,12 +207,7 @@ def statistics(played: tables.Played) -> dict[str, Any]:
 # --- pairing the four players -------------------------------------------------------------------
 
 
-def partners(players: list[str]) -> list[dict] | None:
-    """Teams for four players in seat order: partners sit opposite (seats 1 & 3, 2 & 4)."""
-    if len(players) != 4:
-        return None
-    return [{"name": f"{players[0]} & {players[2]}", "players": [players[0], players[2]]},
-            {"name": f"{players[1]} & {players[3]}", "players": [players[1], players[3]]}]
+partners = euchre.default_teams
 
 
 # --- entering a hand ------------------------------------------------------------------------------
@@ -226,26 +221,15 @@ def hand(token: str):
     db = get_db()
     table = tables.by_join_token(db, token)
     who = tables.viewer(db, table, device_id())
-    event, idem, deal = json_field("event"), field("idem") or None, field("deal")
-    # a retry of an entry already written is answered by tables.submit with the first answer,
-    # so the check of the deal is skipped for it (the key is the one submit stores)
-    retry = idem and db.execute("SELECT 1 FROM events WHERE idem = ?", [f"{who.device}:{idem}"]).fetchall()
-    if not retry:
-        played = tables.load(db, tables.current_game(db, table["id"]))
-        if played.row["game"] != "euchre" or played.state is None:
-            raise tables.Refused("This table is not playing a Euchre game yet.", 409)
-        if deal.isdigit() and int(deal) != len(played.state.deals):
-            raise tables.Refused(stale_message(played, int(deal)))
-    tables.submit(db, table, who, event, idem=idem)
+    played = tables.load(db, tables.current_game(db, table["id"]))
+    if played.row["game"] != "euchre" or played.state is None:
+        raise tables.Refused("This table is not playing a Euchre game yet.", 409)
+    deal = field("deal")
+    # every entry is one deal, so the deal the phone saw is the number of entries it saw;
+    # tables.submit checks it inside its write transaction (a retry gets the first answer)
+    tables.submit(db, table, who, json_field("event"), idem=field("idem") or None,
+                  seen=int(deal) if deal.isdigit() and len(deal) < 7 else None)
     return after_write(table, who)
-
-
-def stale_message(played: tables.Played, deal: int) -> str:
-    if deal < len(played.state.deals):
-        by = played.entries[-1][0].by if played.entries else None
-        return (f"This hand was already entered{' by ' + by if by else ''}: "
-                "check the board. Nothing was added.")
-    return "The last hand was undone meanwhile: check the board and enter the hand again."
 
 
 def init_app(app) -> None:
