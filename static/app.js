@@ -17,6 +17,15 @@
     localStorage.setItem("scorekeeper.theme", next);
   });
 
+  // forms in the live board are shared by many devices: each adds its own token as it posts
+  document.addEventListener("submit", (e) => {
+    const form = e.target;
+    if (form.method !== "post" || form.querySelector("input[name=csrf]")) return;
+    const input = document.createElement("input");
+    Object.assign(input, {type: "hidden", name: "csrf", value: csrf()});
+    form.append(input);
+  });
+
   // htmx requests carry the CSRF token too
   document.addEventListener("htmx:config:request", (e) => {
     e.detail.ctx.request.headers["X-CSRF-Token"] = csrf();

@@ -121,9 +121,9 @@ def join(token: str):
 def free_seat(token: str, seat_id: int):
     db = get_db()
     table = tables.by_join_token(db, token)
-    tables.release_seat(db, table, tables.viewer(db, table, device_id()), seat_id)
-    hub().notify(table["id"])
-    return redirect(url_for("tables.table", token=token), 303)
+    who = tables.viewer(db, table, device_id())
+    tables.release_seat(db, table, who, seat_id)
+    return after_write(table, who)
 
 
 @bp.post("/t/<token>/teams")

@@ -138,3 +138,31 @@ def test_two_server_processes_share_live_updates(tmp_path, browser, new_phone):
     finally:
         first.stop()
         second.stop()
+
+
+def test_an_entry_made_offline_is_kept_and_sent_once(server, new_phone):
+    """The pub Wi-Fi drops: the phone says so, keeps the entry, and resends it (same key) later."""
+    anna = new_phone()
+    open_table(anna, server)
+    link = anna.url
+    anna.click("button:has-text('Anna')")
+    anna.wait_for_selector(".turn")
+    ben = new_phone()
+    ben.goto(link)
+    ben.click("button:has-text('Ben')")
+    ben.wait_for_selector(".turn")
+
+    anna.context.set_offline(True)
+    write(anna, 1, "P", "45 served")
+    anna.wait_for_selector("#net[data-state='offline']")
+    assert "kept" in anna.inner_text("#net")
+    assert anna.evaluate("JSON.parse(localStorage.getItem('scorekeeper.pending')).length") == 1
+    assert ben.locator("#board td:has-text('45')").count() == 0
+
+    anna.context.set_offline(False)
+    anna.evaluate("window.dispatchEvent(new Event('online'))")
+    ben.wait_for_selector("#board td:has-text('45')", timeout=5000)
+    anna.wait_for_function("() => JSON.parse(localStorage.getItem('scorekeeper.pending')).length === 0")
+    anna.evaluate("window.dispatchEvent(new Event('online'))")  # a second resend changes nothing
+    anna.wait_for_timeout(500)
+    assert ben.locator("#board .history li.entry").count() == 1
