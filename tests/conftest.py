@@ -56,7 +56,7 @@ class Phone:
 
     def join(self, token, name):
         page = self.get(f"/t/{token}").get_data(as_text=True)
-        seat = re.search(rf'name="seat" value="(\d+)">{re.escape(name)}<', page)
+        seat = re.search(rf'name="seat" value="(\d+)">{re.escape(name)}[< ]', page)
         assert seat, f"no free seat for {name}"
         response = self.post(f"/t/{token}/join", {"seat": seat.group(1)}, fetch=False)
         assert response.status_code == 303

@@ -331,3 +331,16 @@ def test_an_entry_made_on_a_board_that_moved_on_is_refused(game, app):
     assert late.status_code == 409 and "already entered by Anna" in late.get_data(as_text=True)
     assert host.post(f"/t/{token}/entries", {"event": json.dumps({**F35, "column": 2}), "seen": "5"}).status_code == 409
     assert len(events_of(app, token).entries) == 1
+
+
+def test_a_scribe_writes_for_every_side_and_is_no_side(phone, app):
+    host = phone()
+    response = host.post("/new/escalero", {"player": ["Anna", "Ben", "Cleo"], "seating": "scribe",
+                                            "scribe": "Max"}, fetch=False)
+    token = response.headers["Location"].rsplit("/", 1)[-1]
+    scribe = phone()
+    scribe.join(token, "Max")
+    assert events_of(app, token).header["players"] == ["Anna", "Ben", "Cleo"]
+    for column in (1, 2, 3):
+        assert scribe.enter(token, {"type": "score", "column": column, "row": "G", "value": 50}).status_code == 200
+    assert [e["player"] for _, e in events_of(app, token).entries] == ["Anna", "Ben", "Cleo"]
