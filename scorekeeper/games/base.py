@@ -223,11 +223,18 @@ class Engine(Protocol):
 
 
 def number(value: Fraction | int) -> int | float:
-    """A points figure for JSON: whole numbers as ints, otherwise at most two decimals."""
+    """A points figure for JSON: whole numbers as ints, otherwise two decimals at most
+    (halves rounded away from zero, as money is).
+
+    >>> number(Fraction(7, 2)), number(Fraction(1, 3)), number(Fraction(-1, 8))
+    (3.5, 0.33, -0.13)
+    """
     value = Fraction(value)
     if value.denominator == 1:
         return int(value)
-    return float(round(Decimal(value.numerator) / Decimal(value.denominator), 2))
+    hundredths = abs(value) * 100
+    cents = int(hundredths + Fraction(1, 2))
+    return (cents if value > 0 else -cents) / 100
 
 
 def require(condition: bool, message: str) -> None:
