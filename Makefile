@@ -33,5 +33,17 @@ browser:
 test: setup browser
 	$(BIN)/pytest
 
+# Benchmarks (bench/, docs/performance.md): not timed tests. `bench` is the full run, about
+# ten minutes; `bench-smoke` runs every part at tiny sizes in under a minute (CI)
+$(VENV)/.bench: $(VENV)/.installed pyproject.toml
+	$(BIN)/pip install --quiet -e '.[test,bench]'
+	touch $@
+
+bench: setup browser $(VENV)/.bench
+	$(BIN)/python -m bench
+
+bench-smoke: setup browser $(VENV)/.bench
+	$(BIN)/python -m bench --smoke
+
 clean:
 	rm -rf $(VENV) node_modules $(VENDOR)

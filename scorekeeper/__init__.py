@@ -39,4 +39,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     games.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(tables.bp)
+    from .web import history, install, players, tv  # history, statistics, big screen, home screen
+    for area in (history, players, tv, install):
+        app.register_blueprint(area.bp)
     return app

@@ -111,17 +111,55 @@ def import_command(file: str) -> None:
 @click.argument("file", metavar="FILE", type=click.Path(dir_okay=False))
 @with_appcontext
 def backup(file: str) -> None:
-    """Copy the live database to FILE, consistently, while the server keeps running."""
+    """Copy the live database to FILE, consistently, while the server keeps running.
+
+    The copy is one self-contained SQLite file, checked before it replaces FILE: FILE always
+    holds a whole backup, the new one or the one it had. To restore, stop the server and copy
+    FILE to instance/scorekeeper.db.
+    """
+    import os
     import sqlite3
+    import tempfile
 
     from flask import current_app
 
-    source = sqlite3.connect(current_app.config["DATABASE"])
-    target = sqlite3.connect(file)
-    with target:
-        source.backup(target)
-    target.close()
-    source.close()
+    # Reliability (tests/reliability/test_backup.py): a bad path or an existing non-database
+    # FILE used to end in a traceback, a failure half-way left FILE half-written, and FILE
+    # could be the live database itself. Now: a temporary file beside FILE, SQLite's online
+    # backup into it, an integrity check, fsync, and an atomic rename over FILE.
+    database = os.path.abspath(current_app.config["DATABASE"])
+    path = os.path.abspath(file)
+    if os.path.exists(path) and os.path.samefile(path, database):
+        fail(f"{file} is the live database itself: back it up to another file")
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=".backup-", suffix=".db", dir=os.path.dirname(path))
+        os.close(handle)
+    except OSError as error:
+        fail(f"cannot write {file}: {error.strerror or error}")
+        return
+    try:
+        source = sqlite3.connect(database, timeout=30)
+        target = sqlite3.connect(temporary)
+        try:
+            source.backup(target)  # one read transaction: a consistent snapshot of the live file
+            target.execute("PRAGMA journal_mode = DELETE")  # no -wal file needed beside the copy
+            if target.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
+                raise sqlite3.DatabaseError("the copy does not pass SQLite's integrity check")
+        finally:
+            target.close()
+            source.close()
+        with open(temporary, "rb") as copy:
+            os.fsync(copy.fileno())
+        os.replace(temporary, path)
+        directory = os.open(os.path.dirname(path), os.O_RDONLY)
+        try:
+            os.fsync(directory)
+        finally:
+            os.close(directory)
+    except (OSError, sqlite3.Error) as error:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        fail(f"cannot back up to {file}: {getattr(error, 'strerror', None) or error}")
     click.echo(f"Backed up to {file}")
 
 

@@ -82,6 +82,11 @@ def clean_event(engine: Engine, event: Any) -> dict[str, Any]:
     for key in event:
         if key not in EVENT_EXTRAS and key not in engine.events[kind]:
             raise RuleError(f"a {kind} event has no field {describe(key)}")
+    # at, by and note are text (LOG-FORMAT.md); anything else used to reach the database on
+    # import and fail there (found by tests/reliability/test_fuzz.py)
+    for key in ("at", "by", "note"):
+        if key in event and not isinstance(event[key], str):
+            raise RuleError(f"{key} must be text, not {describe(event[key])}")
     return event
 
 

@@ -49,7 +49,11 @@ def run(host: str, port: int, workers: int, instance: str | None = None) -> None
             self.cfg.set("loglevel", "warning")
 
         def load(self):
-            return create_app()
+            app = create_app()
+            from . import timing
+            if timing.enabled():  # the benchmark's Server-Timing header and hello baseline
+                return timing.instrument(app)
+            return app
 
     url = lan_url(host, port)
     click.echo(f"Scorekeeper is running. Phones open: {url}")

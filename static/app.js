@@ -128,6 +128,20 @@
     afterBoard();
   }
 
+  // the history's earlier rows come when they are opened: the board keeps the last ten
+  document.addEventListener("toggle", async (e) => {
+    const details = e.target;
+    if (!details?.open || !details.dataset?.earlier || details.dataset.loaded) return;
+    details.dataset.loaded = "yes";
+    try {
+      const r = await fetch(details.dataset.earlier, {credentials: "same-origin", headers: {"X-Requested-With": "fetch"}});
+      if (!r.ok) throw new Error(String(r.status));
+      $("ol", details).innerHTML = await r.text();
+    } catch {
+      delete details.dataset.loaded;  // try again at the next opening
+    }
+  }, true);
+
   let poller = null;
   function startPolling() {
     if (poller) return;
@@ -177,8 +191,13 @@
       const lit = cell.dataset.lit && $("[data-dice-pad]") && dice.length === 5;
       const row = cell.closest("tr");
       const column = Number(cell.dataset.column);
+      // the entries the pad showed when the cell was tapped: if another phone (or the host)
+      // writes this turn first, the server refuses this tap instead of giving it to the next side
+      const seen = cell.closest("[data-seen]")?.dataset.seen ?? "";
       if (lit) {  // a lit cell takes the thrown dice at once
-        post(picker().dataset.enter, {event: {type: "score", column, row: cell.dataset.row, dice: [...dice], served: served()}});
+        // the value goes too: a lit ✕ crosses the cell out with dice that do not make it
+        post(picker().dataset.enter, {event: {type: "score", column, row: cell.dataset.row, dice: [...dice], served: served(),
+                                              value: Number(cell.dataset.lit)}, seen});
         resetDice();
         return;
       }
@@ -186,7 +205,7 @@
       const label = row.querySelector("th").textContent.trim();
       openPicker(`Column ${column} · ${label}`, values, {
         url: picker().dataset.enter,
-        fields: (value) => ({event: {type: "score", column, row: cell.dataset.row, value}}),
+        fields: (value) => ({event: {type: "score", column, row: cell.dataset.row, value}, seen}),
       });
       return;
     }
@@ -270,4 +289,7 @@
   }
   document.addEventListener("visibilitychange", wake);
   document.addEventListener("DOMContentLoaded", wake);
+
+  // --- home screen: the service worker keeps copies of /static/ files only (static/sw.js) -------
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
 })();

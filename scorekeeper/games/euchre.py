@@ -347,8 +347,13 @@ def default_teams(players: list[str]) -> list[dict] | None:
     """
     if len(players) != 4:
         return None
-    return [{"name": f"{players[0]} & {players[2]}", "players": [players[0], players[2]]},
-            {"name": f"{players[1]} & {players[3]}", "players": [players[1], players[3]]}]
+    teams = []
+    for number, pair in enumerate(([players[0], players[2]], [players[1], players[3]]), 1):
+        name = " & ".join(pair)
+        # at most 40 characters, like any team name: two long names would leave the table
+        # unplayable (found by tests/reliability/test_access.py)
+        teams.append({"name": name if len(name) <= 40 else f"Team {number}", "players": pair})
+    return teams
 
 
 def rematch_rules(state: State) -> dict[str, Any]:

@@ -150,9 +150,12 @@ def screen(table: dict, who: tables.Viewer, message: str | None = None, status: 
     db = get_db()
     game_row = tables.current_game(db, table["id"])
     played = tables.load(db, game_row)
+    # Performance (bench/): the page's live stream starts from the change its board shows
+    # (taken before the board, so nothing newer is missed) instead of sending it all again
+    change = store.last_change(db, table["id"])
     context = dict(table=table, who=who, played=played, seats=tables.seats(db, table["id"]),
                    message=message, join_url=join_url(table), board_html=board_html(table, who),
-                   change=store.last_change(db, table["id"]))
+                   change=change)
     response = Response(render_template("table.html", **context), status)
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -217,6 +220,28 @@ def board_readonly(token: str):
     return fragment(board_html(table, tables.viewer(get_db(), table, "", read_only=True)))
 
 
+@bp.get("/t/<token>/board/earlier")
+def board_earlier(token: str):
+    db = get_db()
+    table = tables.by_join_token(db, token)
+    return fragment(earlier_html(table, tables.viewer(db, table, device_id())))
+
+
+@bp.get("/b/<token>/board/earlier")
+def board_earlier_readonly(token: str):
+    table = tables.by_board_token(get_db(), token)
+    return fragment(earlier_html(table, tables.viewer(get_db(), table, "", read_only=True)))
+
+
+def earlier_html(table: dict, who: tables.Viewer) -> str:
+    """The history rows before the last ten. Performance (bench/): the board that every entry
+    and live update sends keeps only the last ten; the rest comes when a phone asks."""
+    db = get_db()
+    played = tables.load(db, tables.current_game(db, table["id"]))
+    return render_template("_history_earlier.html", table=table, who=who, played=played,
+                           last_writer=_last_writer(db, played))
+
+
 def fragment(html: str, status: int = 200) -> Response:
     response = Response(html, status, mimetype="text/html")
     response.headers["Cache-Control"] = "no-store"
@@ -262,6 +287,10 @@ def stream(table: dict, who: tables.Viewer) -> Response:
             if change > seen:
                 seen = change
                 yield sse_message(board_html(table, who), change)
+                # Performance (bench/): an empty piece sends nothing, but makes the WSGI
+                # server's and werkzeug's loops let go of the board just sent, which they
+                # would otherwise hold for every idle phone (two copies, ~20-40 KB a phone)
+                yield ""
                 continue
             if not live_hub.wait(table["id"], keepalive):
                 yield ": still here\n\n"

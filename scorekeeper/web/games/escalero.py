@@ -52,8 +52,11 @@ def placements(token: str):
     side = played.state.side_on_turn
     writes = who.writes_for_all or (who.name in played.writers())
     options = escalero.placements(played.state, side, throw)
+    # `seen`: the entries this offer was made for; a tap that arrives after another phone (or
+    # the host) wrote this turn is refused by tables.submit instead of filling the next side's cell
     return render_template("games/escalero/_placements.html", options=options, throw=throw,
-                           side=side, writes=writes, table=table, rules=played.state.rules)
+                           side=side, writes=writes, table=table, rules=played.state.rules,
+                           seen=len(played.entries))
 
 
 def row_label(row, rules) -> str:

@@ -1,0 +1,218 @@
+"""`python -m bench` (make bench): entry latency, live fan-out, page weight and taps, each
+against a baseline measured in the same run; prints a table and writes JSON to
+bench/results/ (latest.json and one file per run).
+
+    python -m bench            the full run (about ten minutes on a 2-core machine)
+    python -m bench --smoke    tiny sizes, well under a minute: CI keeps the bench working
+    python -m bench --only latency,weight
+    python -m bench --only latency --profile   (py-spy samples the workers at N=100)
+
+KB in the targets is 1000 bytes. Every server listens on 127.0.0.1 only, every load is
+bounded in count and time, and the run stops by itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+from .common import ROOT, machine, raise_open_files
+
+FULL = {
+    "latency": {"counts": (10, 100, 1000), "rate": 100.0, "seconds": 20.0},
+    "fanout": {"counts": (60, 600, 3000, 8000), "rate": 20.0, "seconds": 20.0},
+    "weight": {},
+    "taps": {},
+}
+SMOKE = {
+    "latency": {"counts": (3,), "rate": 20.0, "seconds": 2.0},
+    "fanout": {"counts": (20,), "rate": 5.0, "seconds": 2.0},
+    "weight": {},
+    "taps": {"games": ("escalero",)},
+}
+AREAS = ("latency", "fanout", "weight", "taps")
+
+
+def loadavg() -> list[float]:
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        return []
+
+
+def commit() -> str:
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                              text=True, timeout=5).stdout.strip() or "?"
+    except (OSError, subprocess.TimeoutExpired):
+        return "?"
+
+
+def verdicts(results: dict, smoke: bool) -> list[dict]:
+    """One row per figure: the figure, its baseline, the ratio, the target and whether met."""
+    rows = []
+
+    def row(area, measure, figure, unit, baseline=None, target=None, met=None, note=""):
+        ratio = figure / baseline if (baseline not in (None, 0) and figure is not None) else None
+        rows.append({"area": area, "measure": measure, "figure": figure, "unit": unit, "baseline": baseline,
+                     "ratio": ratio, "target": target, "met": met, "note": note})
+
+    latency = results.get("latency")
+    if latency:
+        for run in latency["runs"]:
+            n = run["tables"]
+            entry, hello = run["entry"]["server_ms"], run["hello"]["server_ms"]
+            if not entry.get("n"):
+                row("latency", f"N={n}: no entries measured", None, "", note="; ".join(run["error_examples"]))
+                continue
+            p50_ok = entry["p50"] <= 3 * hello["p50"]
+            row("latency", f"N={n} entry p50 (server)", entry["p50"], "ms", hello["p50"], "≤ 3× hello", p50_ok)
+            target_p99 = None if smoke else "≤ 25 ms at 100/s"
+            row("latency", f"N={n} entry p99 (server)", entry["p99"], "ms", hello["p99"], target_p99,
+                None if smoke else entry["p99"] <= 25.0)
+            if run.get("commit", {}).get("server_ms", {}).get("n"):
+                row("latency", f"N={n} entry p50 vs a durable commit", entry["p50"], "ms",
+                    run["commit"]["server_ms"]["p50"])
+            row("latency", f"N={n} entry p50 (client)", run["entry"]["client_ms"]["p50"], "ms",
+                run["hello"]["client_ms"]["p50"])
+            row("latency", f"N={n} entry p99 (client)", run["entry"]["client_ms"]["p99"], "ms",
+                run["hello"]["client_ms"]["p99"])
+            row("latency", f"N={n} errors", run["errors"], "", None, "0", run["errors"] == 0,
+                f"other load on the machine {run['cpu']['other_cores']} cores" if run.get("cpu") else "")
+    fanout = results.get("fanout")
+    if fanout:
+        bare = {r["phones"]: r for r in fanout["runs"] if r["target"] == "bare"}
+        for run in (r for r in fanout["runs"] if r["target"] == "app"):
+            m = run["phones"]
+            base = bare.get(m, {})
+            p95 = run["every_phone_ms"].get("p95")
+            target = "≤ 100 ms" if m == 3000 else None
+            row("fan-out", f"M={m} update at every phone p95", p95, "ms", base.get("every_phone_ms", {}).get("p95"),
+                target, (p95 is not None and p95 <= 100) if target else None)
+            row("fan-out", f"M={m} update at every phone p99", run["every_phone_ms"].get("p99"), "ms",
+                base.get("every_phone_ms", {}).get("p99"))
+            errors = (run["connect"].get("failures", 0) + run["entry_errors"] + run["missing_updates"]
+                      + run["drops"] + run["server_log_errors"] + (m - run["still_connected"]))
+            row("fan-out", f"M={m} phones held · errors", errors, "", None,
+                f"{m} held, 0 errors" if m >= 3000 else None,
+                (errors == 0 and run["connect"].get("connected") == m) if m >= 3000 else None,
+                f"{run['connect'].get('connected')} connected in {run['connect'].get('connect_s')} s")
+            kib = run.get("kib_per_phone_pss")
+            kb = kib * 1.024 if kib is not None else None
+            target = "≤ 40 KB" if m >= 3000 else None
+            row("fan-out", f"M={m} server memory per phone (PSS)", kb, "KB",
+                base.get("kib_per_phone_pss", 0) * 1.024 or None, target,
+                (kb is not None and kb <= 40) if target else None)
+    weight = results.get("weight")
+    if weight:
+        base = weight["baseline"]
+        first = weight["first_load_mid_game"]["total_wire"]
+        row("weight", "first load of a phone's board (mid-game)", first / 1000, "KB", base["htmx_page_wire"] / 1000,
+            "≤ 60 KB", first <= 60_000)
+        row("weight", "first load of a phone's board (new game)", weight["first_load_new_game"]["total_wire"] / 1000,
+            "KB", base["htmx_page_wire"] / 1000, "≤ 60 KB", weight["first_load_new_game"]["total_wire"] <= 60_000)
+        row("weight", "one entry's response p50", weight["entry_wire"]["p50"] / 1000, "KB", base["hello_wire"] / 1000,
+            "≤ 4 KB", weight["entry_wire"]["p50"] <= 4000)
+        row("weight", "one entry's response max (whole game)", weight["entry_wire"]["max"] / 1000, "KB",
+            base["hello_wire"] / 1000, "≤ 4 KB", weight["entry_wire"]["max"] <= 4000)
+        ok = weight["first_load_mid_game"]["static_all_gzip"] and weight["first_load_mid_game"]["static_cached_a_year"]
+        row("weight", "static files gzip + cached a year", 1 if ok else 0, "", None, "yes", ok)
+    taps = results.get("taps")
+    if taps and "games" in taps:
+        for game, info in taps["games"].items():
+            row("taps", f"{game}: {info['entry']}", info["taps"], "taps", info["decisions"], "report",
+                None, f"+{info['typed_fields']} typed" if info["typed_fields"] else "")
+    return rows
+
+
+def table(rows: list[dict]) -> str:
+    def fmt(value):
+        if value is None:
+            return "—"
+        if isinstance(value, float):
+            return f"{value:.3g}" if abs(value) < 100 else f"{value:.0f}"
+        return str(value)
+
+    head = ("area", "measure", "figure", "baseline", "ratio", "target", "met")
+    lines = [head]
+    for r in rows:
+        figure = f"{fmt(r['figure'])} {r['unit']}".strip()
+        baseline = f"{fmt(r['baseline'])} {r['unit']}".strip() if r["baseline"] is not None else "—"
+        ratio = f"{r['ratio']:.2f}×" if r["ratio"] is not None else "—"
+        met = {True: "yes", False: "NO", None: ""}[r["met"]]
+        measure = r["measure"] + (f" ({r['note']})" if r["note"] else "")
+        lines.append((r["area"], measure, figure, baseline, ratio, r["target"] or "", met))
+    widths = [max(len(str(line[i])) for line in lines) for i in range(len(head))]
+    return "\n".join("  ".join(str(c).ljust(w) for c, w in zip(line, widths)).rstrip() for line in lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes, under a minute")
+    parser.add_argument("--only", default=",".join(AREAS), help="comma-separated areas: " + ", ".join(AREAS))
+    parser.add_argument("--profile", action="store_true",
+                        help="py-spy samples the workers during the entry-latency run (needs .[bench])")
+    parser.add_argument("--out", default=os.path.join(ROOT, "bench", "results"), help="folder for the JSON")
+    args = parser.parse_args(argv)
+    areas = [a.strip() for a in args.only.split(",") if a.strip()]
+    unknown = set(areas) - set(AREAS)
+    if unknown:
+        parser.error(f"unknown areas: {', '.join(sorted(unknown))}")
+    plan = SMOKE if args.smoke else FULL
+    limits = raise_open_files()
+    work = tempfile.mkdtemp(prefix="scorekeeper-bench-", dir=os.environ.get("BENCH_WORK") or None)
+    started = time.monotonic()
+    results = {"kind": "smoke" if args.smoke else "full", "date": datetime.datetime.now().astimezone().isoformat(
+        timespec="seconds"), "commit": commit(), "machine": machine(), "command": " ".join(
+        ["python -m bench", *(argv if argv is not None else sys.argv[1:])]), "open_files": list(limits),
+        "load_before": loadavg()}
+    print(f"Scorekeeper bench ({results['kind']}) · {results['machine'].get('cpus')} cores · "
+          f"open files {limits[0]} · load {results['load_before']}", flush=True)
+    try:
+        for area in areas:
+            began = time.monotonic()
+            print(f"{area} …", flush=True)
+            if area == "latency":
+                from . import latency as module
+            elif area == "fanout":
+                from . import fanout as module
+            elif area == "weight":
+                from . import weight as module
+            else:
+                from . import taps as module
+            options = dict(plan[area])
+            if area == "latency" and args.profile:
+                options["profile"] = args.out
+            results[area] = module.run(work, **options, log=lambda text: print(text, flush=True))
+            results[area]["load_after"] = loadavg()
+            results[area]["area_seconds"] = round(time.monotonic() - began, 1)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    results["seconds"] = round(time.monotonic() - started, 1)
+    rows = verdicts(results, args.smoke)
+    results["table"] = rows
+    print()
+    print(table(rows))
+    os.makedirs(args.out, exist_ok=True)
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    for name in (f"{results['kind']}-{stamp}.json", f"{results['kind']}-latest.json"):
+        with open(os.path.join(args.out, name), "w") as handle:
+            json.dump(results, handle, indent=1, default=str)
+    print(f"\n{results['seconds']} s · JSON: {os.path.relpath(os.path.join(args.out, name), ROOT)}")
+    broken = [r for r in rows if r["area"] in ("latency", "fan-out") and "errors" in r["measure"]
+              and r["figure"] not in (0, None)]
+    if args.smoke and broken:  # the smoke run keeps the bench working: errors fail it
+        print("smoke: errors in the run", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

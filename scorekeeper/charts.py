@@ -1,0 +1,123 @@
+"""Geometry for small server-rendered SVG charts: numbers in, coordinates out.
+
+The templates draw the SVG (so every word on a chart stays in a template) and the
+stylesheet colours it, following the theme; no script draws anything.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+
+@dataclass(frozen=True)
+class Plot:
+    """A line over game after game: the polyline, its dots, the axes' ticks."""
+
+    width: int
+    height: int
+    left: int
+    right: int
+    top: int
+    bottom: int
+    points: str  # "x,y x,y …" for <polyline points>
+    dots: tuple[tuple[float, float, float], ...]  # (x, y, value)
+    yticks: tuple[tuple[float, float], ...]  # (y, value)
+    xticks: tuple[tuple[float, int], ...]  # (x, game number)
+    zero: float | None  # y of the zero line when the values cross it
+
+
+def nice_step(span: float, ticks: int = 4) -> float:
+    """A round step (1, 2 or 5 × a power of ten) that cuts `span` into about `ticks` parts.
+
+    >>> nice_step(100), nice_step(7), nice_step(0.9)
+    (25, 2, 0.25)
+    """
+    if span <= 0:
+        return 1
+    raw = span / ticks
+    power = 10 ** math.floor(math.log10(raw))
+    for factor in (1, 2, 2.5, 5, 10):
+        if factor * power >= raw:
+            step = factor * power
+            return int(step) if step == int(step) else step
+    return 10 * power  # unreachable
+
+
+def line(values: Sequence[float], width: int = 340, height: int = 170, first: int = 1) -> Plot:
+    """A line chart of `values` (one per game, oldest first), with zero on the scale; the
+    games are numbered from `first` (0 when the line starts before the first game).
+
+    >>> plot = line([0, 10, -5])
+    >>> plot.points, plot.zero
+    ('46,101.3 189,8.0 332,148.0', 101.3)
+    >>> [value for _, value in plot.yticks]
+    [-5, 0, 5, 10]
+    """
+    left, right, top, bottom = 46, width - 8, 8, height - 22
+    values = [float(v) for v in values] or [0.0]
+    low, high = min(min(values), 0.0), max(max(values), 0.0)
+    if low == high:
+        high = low + 1
+    step = nice_step(high - low)
+    low = math.floor(low / step) * step
+    high = math.ceil(high / step) * step
+
+    def x(i: int) -> float:
+        if len(values) == 1:
+            return round((left + right) / 2, 1)
+        return round(left + (right - left) * i / (len(values) - 1), 1)
+
+    def y(v: float) -> float:
+        return round(top + (bottom - top) * (high - v) / (high - low), 1)
+
+    xs = [x(i) for i in range(len(values))]
+    every = max(1, math.ceil(len(values) / 8))
+    ticks = []
+    tick = low
+    while tick <= high + step / 1000:
+        ticks.append((y(tick), round(tick, 2)))
+        tick += step
+    return Plot(width, height, left, right, top, bottom,
+                " ".join(f"{px:g},{y(v)}" for px, v in zip(xs, values)),
+                tuple((px, y(v), v) for px, v in zip(xs, values)),
+                tuple(ticks),
+                tuple((xs[i], i + first) for i in range(0, len(values), every)),
+                y(0) if low < 0 < high else None)
+
+
+@dataclass(frozen=True)
+class Bar:
+    label: str
+    total: int
+    part: int
+    y: float
+    total_width: float
+    part_width: float
+
+
+@dataclass(frozen=True)
+class Bars:
+    width: int
+    height: int
+    left: int  # where the bars start (labels sit left of it)
+    bar_height: int
+    bars: tuple[Bar, ...]
+
+
+def bars(rows: Sequence[tuple[str, int, int]], width: int = 340, left: int = 120) -> Bars:
+    """Horizontal bars, one per row of (label, total, part): the part drawn inside the total,
+    like wins inside games. Scaled to the largest total.
+
+    >>> [(b.label, b.total_width, b.part_width) for b in bars([("Escalero", 4, 1), ("Euchre", 2, 2)]).bars]
+    [('Escalero', 180.0, 45.0), ('Euchre', 90.0, 90.0)]
+    """
+    bar_height, gap = 24, 10
+    most = max((total for _, total, _ in rows), default=0) or 1
+    room = width - left - 40  # space for the number after the bar
+    out = []
+    for index, (label, total, part) in enumerate(rows):
+        out.append(Bar(label, total, part, index * (bar_height + gap) + 4,
+                       round(room * total / most, 1), round(room * part / most, 1)))
+    return Bars(width, len(rows) * (bar_height + gap) + 4, left, bar_height, tuple(out))

@@ -1,0 +1,88 @@
+"""The big-screen board on a 1280×720 TV: it renders in large type with the join QR code in
+the top right corner, follows the table live as a phone enters hands, and shows the end of
+the game big."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import zxingcpp
+from PIL import Image
+
+SHOTS = os.environ.get("SCOREKEEPER_SHOTS")  # a folder: keep screenshots of the big screen
+
+
+def shot(page, name):
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, f"tv-{name}.png"))
+
+
+def scores(page):
+    return [int(n) for n in page.locator("#board .race [data-score]").all_inner_texts()]
+
+
+def wait_scores(page, expected):
+    page.wait_for_function(
+        "want => JSON.stringify([...document.querySelectorAll('#board .race [data-score]')]"
+        ".map(b => Number(b.textContent))) === want", arg=str(expected).replace(" ", ""))
+
+
+def enter_hand(page, maker, tricks):
+    page.click(f"#board .maker[data-maker='{maker}']")
+    page.click(f"#board [data-tricks='{tricks}']")
+    page.click("#board [data-confirm]")
+
+
+def test_big_screen_follows_the_table_live(server, browser, new_phone, tmp_path):
+    anna = new_phone()
+    anna.goto(server.url + "/new/euchre")
+    for i, name in enumerate(("Anna", "Ben", "Cleo", "Dora")):
+        anna.fill(f"input[name=player] >> nth={i}", name)
+    anna.fill("input[name=rule_target]", "3")
+    anna.click("text=Open the table")
+    anna.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    anna.click("#join button:has-text('Anna')")
+    anna.wait_for_selector("#board [data-hand-entry]")
+    join_link = anna.url
+    big_screen = anna.get_attribute("a:has-text('Big screen')", "href")
+    assert re.fullmatch(r"/b/[\w-]+/tv", big_screen)
+
+    tv = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    tv.set_default_timeout(10_000)
+    tv.goto(server.url + big_screen)
+    tv.wait_for_selector("#net[data-state='live']")  # the live stream is open
+    assert scores(tv) == [0, 0]
+    assert "Anna deals" in tv.inner_text("#board .deal-line")
+    assert tv.locator("#board [data-hand-entry]").count() == 0  # read-only: nothing to tap
+    assert tv.evaluate("document.documentElement.scrollWidth") <= 1280
+
+    # large type: the page's text is bigger than a phone's 17 px, the score much bigger
+    assert float(tv.evaluate("getComputedStyle(document.body).fontSize")[:-2]) >= 20
+    assert tv.locator("#board .race-score b").first.bounding_box()["height"] >= 60
+
+    # the QR code sits in the top right corner and leads to the table
+    qr = tv.locator("img.tv-qr")
+    box = qr.bounding_box()
+    assert box["x"] > 1280 * 0.7 and box["y"] < 720 * 0.2 and box["width"] >= 180
+    qr.screenshot(path=str(tmp_path / "qr.png"))
+    found = zxingcpp.read_barcodes(Image.open(tmp_path / "qr.png"))
+    assert found and found[0].text == join_link
+    shot(tv, "start")
+
+    # a hand entered on Anna's phone shows on the big screen by itself
+    enter_hand(anna, "Anna", 5)  # a march: Anna & Cleo +2
+    wait_scores(tv, [2, 0])
+    assert "Ben deals" in tv.inner_text("#board .deal-line")
+    assert "march" in tv.inner_text("#board .last-hand")
+
+    # the hand that ends the game: the settlement comes first and big
+    enter_hand(anna, "Ben", 2)  # Ben & Dora euchred: Anna & Cleo +2, past 3
+    tv.wait_for_selector("#board .settle .winner")
+    assert tv.inner_text("#board .settle .winner") == "Anna & Cleo"
+    settle = tv.locator("#board .settle").bounding_box()
+    assert settle["y"] < 200  # at the top of the screen, above the race
+    assert tv.locator("#board .settle .winner").bounding_box()["height"] >= 40
+    assert tv.locator("#board .settle button, #board .settle a[download]").evaluate_all(
+        "els => els.every(e => !e.offsetParent)")  # no rematch or download on the big screen
+    shot(tv, "end")

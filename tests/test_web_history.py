@@ -1,0 +1,190 @@
+"""History, import, players, the big screen and installing, through Flask's test client."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from scorekeeper import store, tables
+
+LOGS = Path(__file__).parent / "logs"
+ROWS = ("1", "2", "3", "4", "5", "6", "S", "F", "P", "G")
+
+
+def import_file(phone, path: Path, **extra):
+    return phone.post("/import", {"log": (io.BytesIO(path.read_bytes()), path.name), **extra},
+                      fetch=False, content_type="multipart/form-data")
+
+
+def message(response) -> str:
+    found = re.search(r'<p class="message" role="alert">(.*?)</p>', response.get_data(as_text=True), re.S)
+    return found.group(1) if found else ""
+
+
+def last_entries(app, token):
+    db = store.connect(app.config["DATABASE"])
+    table = tables.by_join_token(db, token)
+    return [recorded.id for recorded, _ in tables.load(db, tables.current_game(db, table["id"])).entries]
+
+
+@pytest.fixture
+def evening(phone, app):
+    """A one-column Escalero table at 0.50 a point: game 1 played to the end with a slip
+    undone and a cell corrected (Anna 1 + 5 = 6 against 0), then a rematch with one entry."""
+    host = phone()
+    token = host.open_table(players=("Anna", "Ben"), columns=1, stake="0.50")
+
+    def write(player, row, value):
+        response = host.enter(token, {"type": "score", "player": player, "column": 1, "row": row, "value": value})
+        assert response.status_code == 200, response.get_data(as_text=True)
+
+    for row in ROWS:
+        write("Anna", row, 5 if row == "5" else 0)
+        if row == "1":  # Ben's slip, undone at once
+            write("Ben", "1", 1)
+            assert host.post(f"/t/{token}/undo", {"target": last_entries(app, token)[-1]}).status_code == 200
+        write("Ben", row, 0)
+    first = last_entries(app, token)[0]  # Anna's row 1 was a 1, not crossed out
+    assert host.post(f"/t/{token}/correct", {"target": first, "event": json.dumps({"value": 1})}).status_code == 200
+    assert host.post(f"/t/{token}/rematch").status_code == 200
+    write("Anna", "6", 18)
+    return host, token
+
+
+def test_history_shows_every_game_entry_correction_and_the_ledger(evening):
+    host, token = evening
+    response = host.get(f"/t/{token}/history")
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    games = re.findall(r'data-game="(\d+)"', page)
+    assert games == ["2", "1"]  # newest first
+    game_1 = page[page.index('id="game-1"'):]
+    # Anna 1 + 5 = 6 against 0: six points at 0.50
+    assert "Anna wins" in game_1 and "Ben → Anna" in game_1 and "3.00 EUR" in game_1
+    assert "undid entry" in game_1 and "corrected #" in game_1
+    assert game_1.count('<li class="entry">') == 21  # 20 cells and the slip
+    assert "The evening&#39;s ledger" in page
+    assert f'href="/t/{token}/games/1/log.json"' in page and f'href="/t/{token}/games/2/log.json"' in page
+    assert "In progress" in page[page.index('id="game-2"'):page.index('id="game-1"')]
+    assert "data-post" not in page  # a record, not a place to undo or correct
+    assert host.get("/t/nope/history").status_code == 404
+
+
+def test_a_downloaded_game_imports_to_the_same_result(evening, phone):
+    host, token = evening
+    log = host.get(f"/t/{token}/games/1/log.json").get_data()
+    other = phone()
+    response = other.post("/import", {"log": (io.BytesIO(log), "game.json")}, fetch=False,
+                          content_type="multipart/form-data")
+    assert response.status_code == 303
+    page = other.get(response.headers["Location"]).get_data(as_text=True)
+    assert "Anna wins" in page and "3.00 EUR" in page
+    assert page.count('<li class="entry">') == 20  # the log holds the entries as they stand
+
+
+def test_import_a_log_then_see_it(phone):
+    reader = phone()
+    assert "Import a game log" in reader.get("/").get_data(as_text=True)
+    assert reader.get("/import").status_code == 200
+    response = import_file(reader, LOGS / "kaques" / "to-1000-two-players.json")
+    assert response.status_code == 303
+    assert re.fullmatch(r"/t/[\w-]+/history", response.headers["Location"])
+    page = reader.get(response.headers["Location"]).get_data(as_text=True)
+    assert "Ben wins!" in page and page.count('<li class="entry">') == 8
+    # the importer hosts the new table: it may play on from there
+    table = reader.get(response.headers["Location"].removesuffix("/history")).get_data(as_text=True)
+    assert "· host" in table
+
+    pasted = reader.post("/import", {"text": (LOGS / "euchre" / "full-game.json").read_text()}, fetch=False)
+    assert pasted.status_code == 303
+
+
+@pytest.mark.parametrize("content, expected", [
+    ((LOGS / "escalero" / "refused" / "column-out-of-range.json"), None),
+    (b"{not json", "this is not a JSON document"),
+    (b"[]", "a game log must be a JSON object with format, game, players, rules and events"),
+])
+def test_a_refused_log_is_one_line_and_a_400(phone, content, expected):
+    reader = phone()
+    if isinstance(content, Path):
+        expected = content.with_suffix(".expected.txt").read_text().strip()
+        content = content.read_bytes()
+    response = reader.post("/import", {"log": (io.BytesIO(content), "x.json")}, fetch=False,
+                           content_type="multipart/form-data")
+    assert response.status_code == 400
+    assert message(response).replace("&#34;", '"').replace("&#39;", "'").startswith(expected)
+    assert "\n" not in message(response)
+
+
+def test_import_needs_a_file_and_the_page_token(phone, client):
+    reader = phone()
+    assert reader.post("/import", {}, fetch=False).status_code == 400
+    assert client.post("/import", data={"text": "{}"}).status_code == 403  # no CSRF token
+
+
+def test_players_list_and_figures(phone):
+    reader = phone()
+    for name in ("served-and-grandes", "sweep", "pairs-and-a-side-of-one"):
+        assert import_file(reader, LOGS / "escalero" / f"{name}.json").status_code == 303
+    listing = reader.get("/players").get_data(as_text=True)
+    assert "/players/Anna" in listing and "/players/Emil" in listing
+    assert "+11.63 EUR" in listing  # 10.00 + 3.25 / 2, half a cent rounded away from zero
+    page = reader.get("/players/ANNA")  # any case
+    assert page.status_code == 200
+    text = page.get_data(as_text=True)
+
+    def figure(key):
+        return re.search(rf'data-figure="{key}">([^<]+)<', text).group(1)
+
+    # served-and-grandes (234, one column), sweep (60+60+60) and pairs (Red: 60+0+10):
+    # 484 over 7 columns
+    assert (figure("games"), figure("wins")) == ("3", "3")
+    assert (figure("average_column"), figure("grandes"), figure("served")) == ("69.1", "1", "3")
+    assert (figure("won-EUR"), figure("won-GBP"), figure("lost-EUR")) == ("11.63", "5.00", "0.00")
+    assert text.count("<svg class=\"chart") >= 3  # wins per game, money over games, average column
+    assert "split equally" in text
+    assert reader.get("/players/nobody").status_code == 404
+
+
+def test_big_screen_page(phone):
+    host = phone()
+    token = host.open_table(players=("Anna", "Ben"))
+    page = host.get(f"/t/{token}").get_data(as_text=True)
+    big_screen = re.search(r'href="(/b/[\w-]+/tv)"', page).group(1)
+    board = big_screen.split("/")[2]
+    screen = phone().get(big_screen)
+    assert screen.status_code == 200
+    text = screen.get_data(as_text=True)
+    assert f'src="/t/{token}/qr.svg"' in text  # the join QR code, for the table
+    assert f'hx-sse:connect="/b/{board}/live' in text and 'class="tv"' in text
+    assert "tv.css" in text and 'class="pad' in text
+    assert "data-post" not in text
+    assert phone().get("/b/nope/tv").status_code == 404
+
+
+def test_installable(client):
+    page = client.get("/").get_data(as_text=True)
+    manifest_url = re.search(r'<link rel="manifest" href="([^"]+)"', page).group(1)
+    with client.get(manifest_url) as response:
+        assert response.mimetype == "application/manifest+json"
+        manifest = json.loads(response.get_data())
+    assert manifest["start_url"] == "/" and manifest["display"] == "standalone"
+    sizes = {}
+    for icon in manifest["icons"]:
+        with client.get("/static/" + icon["src"]) as image:
+            assert image.status_code == 200
+            data = image.get_data()
+        if icon["type"] == "image/png":
+            sizes[icon["purpose"], Image.open(io.BytesIO(data)).size] = len(data)
+    assert set(sizes) == {("any", (192, 192)), ("any", (512, 512)), ("maskable", (512, 512))}
+    assert max(sizes.values()) < 20_000  # small files
+    with client.get("/sw.js") as worker:
+        assert worker.status_code == 200 and worker.mimetype == "text/javascript"
+        assert worker.headers["Service-Worker-Allowed"] == "/" and worker.headers["Cache-Control"] == "no-cache"
+        script = worker.get_data(as_text=True)
+    assert 'startsWith("/static/")' in script and 'method !== "GET"' in script

@@ -1,0 +1,111 @@
+"""What the performance work (bench/, docs/performance.md) changed must not change what a
+phone sees: the history's earlier rows on demand, the live stream resuming from the page's
+board, the incremental fold, and the bench's timing switch."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from scorekeeper import store, tables
+from scorekeeper.gamelog import FORMAT, read_header
+from scorekeeper.games.escalero import allowed_values
+
+
+def cells(count):
+    """Escalero score events for a two-player pad, Anna and Ben in turn."""
+    game = read_header({"format": FORMAT, "game": "escalero", "players": ["Anna", "Ben"], "rules": {},
+                        "events": []})
+    state, out = game.start(), []
+    for i in range(count):
+        side = state.side_on_turn
+        column, row = state.open_cells(side)[0]
+        event = {"type": "score", "player": side, "column": column, "row": row.value,
+                 "value": allowed_values(row, state.rules)[-1] if i % 3 else 0}
+        state = game.apply(state, event)
+        out.append(event)
+    return out
+
+
+def entered(phone, count):
+    host = phone()
+    token = host.open_table(players=("Anna", "Ben"))
+    for event in cells(count):
+        response = host.enter(token, event)
+        assert response.status_code == 200, response.get_data(as_text=True)
+    return host, token
+
+
+def history_ids(html):
+    return re.findall(r'<span class="id">#(\d+)</span>', html)
+
+
+def test_board_carries_the_last_ten_rows_and_the_rest_on_demand(phone, app):
+    host, token = entered(phone, 14)
+    board = host.get(f"/t/{token}/board").get_data(as_text=True)
+    assert len(history_ids(board)) == 10
+    assert "Earlier entries (4)" in board
+    url = re.search(r'data-earlier="([^"]+)"', board).group(1)
+    earlier = host.get(url, headers={"X-Requested-With": "fetch"})
+    assert earlier.status_code == 200
+    rows = earlier.get_data(as_text=True)
+    assert len(history_ids(rows)) == 4
+    assert set(history_ids(rows)).isdisjoint(history_ids(board))
+    assert "data-correct=" in rows  # the host corrects old entries from there
+
+    db = store.connect(app.config["DATABASE"])
+    board_token = tables.by_join_token(db, token)["board_token"]
+    readonly = phone().get(f"/b/{board_token}/board/earlier").get_data(as_text=True)
+    assert len(history_ids(readonly)) == 4 and "data-correct=" not in readonly
+
+
+def test_live_stream_starts_from_the_board_the_page_shows(phone, app):
+    host, token = entered(phone, 2)
+    page = host.get(f"/t/{token}").get_data(as_text=True)
+    live = re.search(r'hx-sse:connect="([^"]+)"', page).group(1)
+    change = re.search(r'data-change="(\d+)"', page).group(1)
+    assert live.endswith(f"?since={change}")
+    quiet = host.client.get(live.replace("&amp;", "&")).get_data(as_text=True)
+    assert "board-inner" not in quiet  # nothing new since the page: no second copy
+    assert "board-inner" in host.client.get(f"/t/{token}/live").get_data(as_text=True)
+
+
+def test_cached_fold_catches_up_like_a_whole_fold(phone, app):
+    host, token = entered(phone, 5)
+    db = store.connect(app.config["DATABASE"])
+    table = tables.by_join_token(db, token)
+
+    def both():
+        row = tables.current_game(db, table["id"])
+        cached = tables.load(db, row)
+        history = [tables.Recorded(r[0], r[1], json.loads(r[2]) if r[2] else None, r[3], r[4], r[5])
+                   for r in db.execute("SELECT id, kind, payload, target, by, at FROM events "
+                                       "WHERE game_id = ? ORDER BY id", [row["id"]]).fetchall()]
+        whole = tables.fold(row, history, cached.last_event_id)
+        assert cached.entries == whole.entries and cached.history == whole.history
+        assert cached.state == whole.state and cached.result == whole.result
+        return cached
+
+    both()
+    for event in cells(9)[5:]:
+        assert host.enter(token, event).status_code == 200
+    played = both()  # caught up by applying the new entries only
+    last = played.entries[-1][0].id
+    assert host.post(f"/t/{token}/undo", {"target": last}).status_code == 200
+    both()  # an undo folds the whole game again
+    first = played.entries[0][0].id
+    assert host.post(f"/t/{token}/correct", {"target": first, "event": json.dumps({"value": 0})}).status_code == 200
+    assert both().current(first)["value"] == 0
+
+
+def test_timing_switch_adds_server_timing_and_the_hello_baseline(app):
+    from werkzeug.test import Client
+
+    from scorekeeper.timing import HELLO, instrument
+
+    client = Client(instrument(app))
+    hello = client.get(HELLO)
+    assert hello.status_code == 200 and hello.get_data() == b"hello"
+    assert re.match(r"app;dur=\d+\.\d+$", hello.headers["Server-Timing"])
+    page = client.get("/")
+    assert page.status_code == 200 and "Server-Timing" in page.headers and page.headers["X-Worker"]
