@@ -655,6 +655,10 @@ def import_log(db: sqlite_utils.Database, doc: Any, device: str = "import") -> d
     from .gamelog import fold as fold_log
 
     game = read_header(doc)
+    # a table seats at most MAX_SEATS, imported or not: a log of thousands of players (which
+    # /import takes from anyone) made a table that slowed every statistics page (test_fuzz.py)
+    if len(game.setup.players) > MAX_SEATS:
+        raise LogError(f"players: a table has at most {MAX_SEATS} seats, this log has {len(game.setup.players)} players")
     fold_log(game, doc["events"])  # refuse before writing anything
     header = {k: v for k, v in doc.items() if k != "events"}
     with immediate(db):
