@@ -1,0 +1,404 @@
+"""The reliability suite's shared pieces: the production server as real processes, a phone that
+speaks plain HTTP to it, a check of a whole database, and the figures each test reports.
+
+The figures (entries acknowledged, crashes survived, fuzz cases, refusals …) are merged into
+build/reliability.json (or $SCOREKEEPER_FIGURES) when the session ends;
+`python tests/reliability/figures.py` copies them into docs/reliability.md.
+"""
+
+from __future__ import annotations
+
+import html
+import http.client
+import json
+import os
+import re
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from types import SimpleNamespace
+from urllib.parse import urlencode
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FIGURES = Path(os.environ.get("SCOREKEEPER_FIGURES") or ROOT / "build" / "reliability.json")
+LOGS = ROOT / "tests" / "logs"
+
+
+# --- figures -------------------------------------------------------------------------------------
+
+
+class Figures:
+    """Counters per guarantee; each test adds to its section."""
+
+    def __init__(self) -> None:
+        self.sections: dict[str, dict] = {}
+        self.lock = threading.Lock()
+
+    def add(self, section: str, key: str, amount: int | float = 1) -> None:
+        with self.lock:
+            counts = self.sections.setdefault(section, {})
+            counts[key] = counts.get(key, 0) + amount
+
+    def set(self, section: str, key: str, value) -> None:
+        with self.lock:
+            self.sections.setdefault(section, {})[key] = value
+
+    def write(self) -> None:
+        if not self.sections:
+            return
+        try:
+            old = json.loads(FIGURES.read_text())
+        except (OSError, ValueError):
+            old = {}
+        stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        for name, counts in self.sections.items():
+            old[name] = {**{k: round(v, 1) if isinstance(v, float) else v for k, v in counts.items()},
+                         "run_at": stamp}
+        FIGURES.parent.mkdir(parents=True, exist_ok=True)
+        FIGURES.write_text(json.dumps(old, indent=1, sort_keys=True) + "\n")
+
+
+_figures = Figures()
+
+
+@pytest.fixture(scope="session")
+def figures():
+    return _figures
+
+
+def pytest_sessionfinish(session):
+    _figures.write()
+
+
+def pytest_runtest_logreport(report):
+    """Each test's time (setup, call and teardown) goes to the section named by its module."""
+    module = report.nodeid.split("::", 1)[0].rsplit("/", 1)[-1].removesuffix(".py")
+    if module.startswith("test_") and module != "test_report":
+        _figures.add(module.removeprefix("test_"), "seconds", report.duration)
+
+
+# --- the production server -----------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Server:
+    """`scorekeeper serve` (gunicorn, gevent workers) on 127.0.0.1 in its own process group, so
+    `kill()` takes the master and every worker down at once, like a power cut."""
+
+    def __init__(self, instance: Path, workers: int = 2) -> None:
+        self.instance = Path(instance)
+        self.instance.mkdir(parents=True, exist_ok=True)
+        self.workers = workers
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.database = self.instance / "scorekeeper.db"
+        self.process: subprocess.Popen | None = None
+        self.start()
+
+    def start(self, timeout: float = 30) -> None:
+        env = {**os.environ, "SCOREKEEPER_INSTANCE": str(self.instance), "SCOREKEEPER_BASE_URL": self.url}
+        with open(self.instance / "server.log", "ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1",
+                 "--port", str(self.port), "--workers", str(self.workers)],
+                env=env, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True, cwd=ROOT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited: {self.log_tail()}")
+            try:
+                if WebPhone(self.url, timeout=2).get("/").status == 200:
+                    return
+            except OSError:
+                pass
+            time.sleep(0.05)
+        self.kill()
+        raise RuntimeError(f"the server did not start: {self.log_tail()}")
+
+    def kill(self) -> None:
+        """SIGKILL to the whole process group: no handler, no flush, no goodbye."""
+        if self.process and self.process.poll() is None:
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            self.process.wait(10)
+        self._reap()
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                pass
+        self.kill()
+
+    def _reap(self) -> None:
+        """Wait (bounded) until no process of the group is left, so the next start binds freely."""
+        if not self.process:
+            return
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                os.killpg(self.process.pid, 0)
+            except (ProcessLookupError, PermissionError):
+                return
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                return
+            time.sleep(0.02)
+
+    def log_tail(self, lines: int = 30) -> str:
+        try:
+            return "\n".join((self.instance / "server.log").read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return "(no log)"
+
+    def server_errors(self) -> list[str]:
+        """Tracebacks the server logged (an exception in a view is logged at error level)."""
+        text = (self.instance / "server.log").read_text(errors="replace") if (self.instance / "server.log").exists() else ""
+        return [line for line in text.splitlines() if "Traceback" in line or "Exception on" in line]
+
+
+# --- a phone over real HTTP ----------------------------------------------------------------------
+
+MESSAGE = re.compile(r'role="alert">(.*?)</p>|<h1>[^<]*</h1>\s*<p>(.*?)</p>', re.S)
+
+
+@dataclass
+class Reply:
+    status: int
+    headers: http.client.HTTPMessage
+    text: str
+    elapsed: float = 0.0
+
+    @property
+    def location(self) -> str:
+        return self.headers.get("Location", "")
+
+    @property
+    def message(self) -> str:
+        """The refusal's message as a person reads it (tags stripped, entities decoded)."""
+        found = MESSAGE.search(self.text)
+        raw = next((g for g in found.groups() if g), "") if found else ""
+        return html.unescape(re.sub(r"<[^>]+>", "", raw)).strip()
+
+
+@dataclass
+class WebPhone:
+    """One device talking HTTP/1.1 to a server: its own signed cookie and CSRF token. A new
+    connection per request, so a phone's requests spread over the worker processes."""
+
+    base: str
+    timeout: float = 20
+    cookie: str | None = None
+    csrf: str | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def request(self, method: str, path: str, fields=None, headers=None, fetch: bool = True) -> Reply:
+        host, port = self.base.removeprefix("http://").split(":")
+        body = urlencode(fields or {}, doseq=True) if fields is not None else None
+        sent = {"Connection": "close", **(headers or {})}
+        if fetch:
+            sent.setdefault("X-Requested-With", "fetch")
+        if body is not None:
+            sent["Content-Type"] = "application/x-www-form-urlencoded"
+        with self.lock:
+            if self.cookie:
+                sent.setdefault("Cookie", self.cookie)
+        started = time.monotonic()
+        conn = http.client.HTTPConnection(host, int(port), timeout=self.timeout)
+        try:
+            conn.request(method, path, body=body, headers=sent)
+            response = conn.getresponse()
+            text = response.read().decode("utf-8", "replace")
+        finally:
+            conn.close()
+        reply = Reply(response.status, response.headers, text, time.monotonic() - started)
+        for header in response.headers.get_all("Set-Cookie") or []:
+            if header.startswith("session="):
+                with self.lock:
+                    self.cookie = header.split(";", 1)[0]
+        found = re.search(r'<meta name="csrf" content="([^"]+)"', text)
+        if found:
+            with self.lock:
+                self.csrf = found.group(1)
+        return reply
+
+    def get(self, path: str, **kwargs) -> Reply:
+        return self.request("GET", path, **kwargs)
+
+    def post(self, path: str, fields=None, fetch: bool = True, csrf: bool = True) -> Reply:
+        if self.csrf is None:
+            self.get("/")
+        data = dict(fields or {})
+        if csrf:
+            data.setdefault("csrf", self.csrf)
+        return self.request("POST", path, data, fetch=fetch)
+
+    # -- the moves of a table --
+
+    def open_table(self, game: str, players, rules=None, scribe: str | None = None) -> dict:
+        data = {"player": list(players)}
+        for key, value in (rules or {}).items():
+            data[f"rule_{key}"] = json.dumps(value) if isinstance(value, bool) else str(value)
+        if scribe:
+            data.update(seating="scribe", scribe=scribe)
+        reply = self.post(f"/new/{game}", data, fetch=False)
+        assert reply.status == 303, (reply.status, reply.message)
+        token = reply.location.rsplit("/", 1)[-1]
+        page = self.get(f"/t/{token}").text
+        return {"token": token, "board": re.search(r'/b/([\w-]+)', page).group(1),
+                "code": re.search(r"Code <b>([A-Z0-9]{6})</b>", page).group(1)}
+
+    def seat_id(self, token: str, name: str) -> str:
+        page = self.get(f"/t/{token}").text
+        found = re.search(rf'name="seat" value="(\d+)">{re.escape(html.escape(name))}<', page)
+        assert found, f"no free seat for {name}"
+        return found.group(1)
+
+    def join(self, token: str, name: str) -> Reply:
+        reply = self.post(f"/t/{token}/join", {"seat": self.seat_id(token, name)}, fetch=False)
+        assert reply.status == 303, (reply.status, reply.message)
+        return reply
+
+    def enter(self, token: str, event: dict, idem: str | None = None, **extra) -> Reply:
+        data = {"event": json.dumps(event), **{k: str(v) for k, v in extra.items()}}
+        if idem:
+            data["idem"] = idem
+        return self.post(f"/t/{token}/entries", data)
+
+
+# --- checking a whole database ---------------------------------------------------------------------
+
+
+def check_database(path: Path) -> dict:
+    """Open a database as a restarted server would and check that nothing is half-written:
+    SQLite's own integrity and foreign keys, every table with its seats and a first game, every
+    game's log folding through the rules, every idempotency key once. Returns counts."""
+    from scorekeeper import tables
+    from scorekeeper.tables import Recorded
+
+    conn = sqlite3.connect(path)
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+        counts = {"tables": 0, "games": 0, "entries": 0, "events": 0}
+        for table_id, code, join_token, board_token in conn.execute(
+                "SELECT id, code, join_token, board_token FROM tables"):
+            counts["tables"] += 1
+            assert len(join_token) >= 22 and len(board_token) >= 22 and len(code) == 6
+            positions = [p for (p,) in conn.execute(
+                "SELECT position FROM seats WHERE table_id = ? ORDER BY position", [table_id])]
+            assert positions == list(range(1, len(positions) + 1)), positions
+            numbers = [n for (n,) in conn.execute(
+                "SELECT number FROM games WHERE table_id = ? ORDER BY number", [table_id])]
+            assert numbers == list(range(1, len(numbers) + 1)) and numbers, numbers
+        columns = ["id", "table_id", "number", "game", "header", "created_at"]
+        for row in conn.execute(f"SELECT {', '.join(columns)} FROM games"):
+            game_row = dict(zip(columns, row))
+            history = [Recorded(r[0], r[1], json.loads(r[2]) if r[2] else None, r[3], r[4], r[5])
+                       for r in conn.execute("SELECT id, kind, payload, target, by, at FROM events "
+                                             "WHERE game_id = ? ORDER BY id", [game_row["id"]])]
+            played = tables.fold(game_row, history, history[-1].id if history else 0)  # raises if illegal
+            counts["games"] += 1
+            counts["entries"] += len(played.entries)
+            counts["events"] += len(history)
+        duplicates = conn.execute("SELECT idem, count(*) FROM events WHERE idem IS NOT NULL "
+                                  "GROUP BY idem HAVING count(*) > 1").fetchall()
+        assert duplicates == []
+        return counts
+    finally:
+        conn.close()
+
+
+def played_of(path: Path, token: str):
+    """The current game of a table, folded from the rows on disk (no process cache)."""
+    from scorekeeper import tables
+    from scorekeeper.tables import Recorded
+
+    conn = sqlite3.connect(path)
+    try:
+        columns = ["id", "table_id", "number", "game", "header", "created_at"]
+        row = conn.execute(f"SELECT {', '.join('g.' + c for c in columns)} FROM games g JOIN tables t "
+                           "ON t.id = g.table_id WHERE t.join_token = ? ORDER BY g.number DESC LIMIT 1",
+                           [token]).fetchone()
+        game_row = dict(zip(columns, row))
+        history = [Recorded(r[0], r[1], json.loads(r[2]) if r[2] else None, r[3], r[4], r[5])
+                   for r in conn.execute("SELECT id, kind, payload, target, by, at FROM events "
+                                         "WHERE game_id = ? ORDER BY id", [game_row["id"]])]
+    finally:
+        conn.close()
+    return tables.fold(game_row, history, history[-1].id if history else 0)
+
+
+def worker_cpu(server: Server) -> dict[int, int]:
+    """CPU ticks (user + system) of each worker process of a running server (Linux /proc)."""
+    ticks = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == server.process.pid:  # ppid: a worker of this master
+            ticks[int(stat.parent.name)] = int(fields[11]) + int(fields[12])
+    return ticks
+
+
+def race(calls, timeout: float = 30) -> list:
+    """Run every call at the same moment (one thread each, released by a barrier); their results."""
+    barrier = threading.Barrier(len(calls))
+    results: list = [None] * len(calls)
+
+    def run(index: int) -> None:
+        barrier.wait(timeout)
+        try:
+            results[index] = calls[index]()
+        except BaseException as error:  # reported to the test as the result
+            results[index] = error
+
+    threads = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout)
+        assert not thread.is_alive(), "a racing request hung"
+    return results
+
+
+def idems(path: Path) -> dict[str, tuple[int, str]]:
+    """Every stored idempotency key (without its device prefix) -> (event id, kind)."""
+    conn = sqlite3.connect(path)
+    try:
+        return {idem.split(":", 1)[1]: (event_id, kind) for event_id, kind, idem in conn.execute(
+            "SELECT id, kind, idem FROM events WHERE idem IS NOT NULL")}
+    finally:
+        conn.close()
+
+
+def load_log(game: str, name: str) -> dict:
+    return json.loads((LOGS / game / f"{name}.json").read_text())
+
+
+@pytest.fixture(scope="session")
+def kit():
+    """The helpers above, for the test modules (conftest is not importable under importlib)."""
+    return SimpleNamespace(Server=Server, WebPhone=WebPhone, Reply=Reply, check_database=check_database,
+                           idems=idems, load_log=load_log, free_port=free_port,
+                           played_of=played_of, worker_cpu=worker_cpu, race=race)

@@ -1,0 +1,155 @@
+"""Fill the figures of the last reliability run into docs/reliability.md.
+
+    .venv/bin/pytest tests/reliability -p no:cacheprovider   # writes build/reliability.json
+    .venv/bin/python tests/reliability/report.py              # rewrites the table in the doc
+
+The table sits between the `figures:start` and `figures:end` markers of docs/reliability.md;
+everything else in the doc is left as it is.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+FIGURES = Path(os.environ.get("SCOREKEEPER_FIGURES") or ROOT / "build" / "reliability.json")
+DOC = ROOT / "docs" / "reliability.md"
+START, END = "<!-- figures:start -->", "<!-- figures:end -->"
+R = "tests/reliability/"
+
+# (guarantee, the tests that prove it, section of the figures, what the last run showed)
+ROWS = [
+    ("Every entry the app confirmed survives a crash of the server (`kill -9` of every process, "
+     "mid-load, at random moments): nothing lost, nothing half-written, SQLite's integrity check "
+     "ok, every board renders after the restart.",
+     [R + "test_crash.py::test_kill_9_mid_load_loses_no_acknowledged_entry"], "crash",
+     "{crashes} crashes survived; {entries_acknowledged} entries confirmed, {entries_lost} lost; "
+     "{tables} tables; {boards_rendered} boards rendered after restarts"),
+    ("A phone that got no answer resends its entry with the same key: it is counted once, "
+     "whether or not the first attempt was written before the crash.",
+     [R + "test_crash.py::test_kill_9_mid_load_loses_no_acknowledged_entry"], "crash",
+     "{requests_resent} resends while the server was down; {in_flight_entries_found_written} "
+     "entries written just before a crash, counted once"),
+    ("Phones racing for one turn — the same cell, the same turn, the same deal, the same round — "
+     "make one entry; every other phone gets a refusal that says why.",
+     [R + "test_concurrency.py::test_same_cell_from_the_player_and_the_host",
+      R + "test_concurrency.py::test_same_turn_from_the_player_and_the_host",
+      R + "test_concurrency.py::test_same_deal_from_every_phone",
+      R + "test_concurrency.py::test_same_round_from_every_phone"], "concurrency",
+     "{races} races, {requests} simultaneous requests, {refusals} losers told why, "
+     "{entries_written} entries, no turn with two"),
+    ("The same request sent many times at once (a bad network) is written once; an undo raced by "
+     "the writer and the host happens once; a seat goes to one phone.",
+     [R + "test_concurrency.py::test_a_retry_storm_with_one_idempotency_key_writes_once",
+      R + "test_concurrency.py::test_undo_from_the_writer_and_the_host_at_once",
+      R + "test_concurrency.py::test_one_seat_many_phones"], "concurrency",
+     "{retries_deduplicated} duplicate requests absorbed; {undos_raced} undo races"),
+    ("All of this holds across worker processes: the log stays a legal game.",
+     [R + "test_concurrency.py::test_the_log_stays_legal_and_both_workers_served"], "concurrency",
+     "{worker_processes} worker processes both serving; {games_checked} games folded legally"),
+    ("No input makes the server fail: random, oversized, wrong-typed and unicode fields, missing "
+     "and extra fields, forged, tampered or expired cookies, wrong table links, other sessions' "
+     "CSRF tokens — on every route. A refusal has a readable message and writes nothing.",
+     [R + "test_fuzz.py::test_fuzz_route", R + "test_fuzz.py::test_every_route_is_fuzzed",
+      R + "test_fuzz.py::test_faults_found_by_fuzzing_stay_fixed"], "fuzz",
+     "{http_cases} random requests, 0 server errors; {http_refusals} refusals, each readable and "
+     "writing nothing; {http_unauthorised_refused} without the right cookie and token, all refused; "
+     "{regressions_checked} inputs that once failed, now refused"),
+    ("`scorekeeper replay` and `import` refuse a malformed log with exit status 2 and one line, "
+     "never a traceback; a refused import writes nothing.",
+     [R + "test_fuzz.py::test_fuzz_replay_command", R + "test_fuzz.py::test_fuzz_import_command",
+      R + "test_fuzz.py::test_the_real_command_refuses_bad_files_in_one_line"], "fuzz",
+     "{cli_cases} malformed or mutated logs; {cli_refusals} refused in one line"),
+    ("A device that has not joined cannot write: every state-changing route, tried by a stranger, "
+     "a phone from another table and the board link, is refused and writes nothing (the host's "
+     "same request then succeeds).",
+     [R + "test_access.py::test_outsiders_cannot_write_where_the_host_can",
+      R + "test_access.py::test_every_state_changing_route_is_classified"], "access",
+     "{outsider_writes_refused} outsider attempts refused"),
+    ("A joined phone writes only for its own side (the host, or a scribe, for every side).",
+     [R + "test_access.py::test_a_player_writes_only_for_their_own_side",
+      "tests/test_web_tables.py::test_turns_and_permissions",
+      "tests/test_web_tables.py::test_a_scribe_writes_for_every_side_and_is_no_side"], "access",
+     "{other_side_writes_refused} writes for another side refused"),
+    ("The read-only board link cannot write and shows no way in: no join link, no short code "
+     "(the big-screen page excepted, by design: see the limits below).",
+     [R + "test_access.py::test_the_read_only_board_shows_no_way_in",
+      "tests/test_web_tables.py::test_read_only_board_cannot_write"], "access", "—"),
+    ("Join and board links are unguessable; device ids and CSRF tokens too.",
+     [R + "test_access.py::test_tokens_are_unguessable"], "access",
+     "{token_bits}-bit link tokens ({tokens_checked} checked, all different); {csrf_bits}-bit CSRF tokens"),
+    ("The typed short code is rate-limited against guessing, per address, across worker processes "
+     "and under a burst.",
+     [R + "test_access.py::test_the_short_code_is_rate_limited_per_address",
+      R + "test_access.py::test_the_rate_limit_holds_across_workers_and_under_a_burst"], "access",
+     "{wrong_codes_per_address_per_10_min} wrong codes per address per 10 minutes, out of "
+     "{short_code_space:,} codes; {guesses_rate_limited} guesses held back"),
+    ("Cookies are signed, HttpOnly and SameSite; a tampered cookie is a stranger.",
+     [R + "test_access.py::test_a_tampered_cookie_is_a_stranger",
+      R + "test_access.py::test_the_rate_limit_holds_across_workers_and_under_a_burst",
+      "tests/test_web_tables.py::test_forged_cookie_is_a_stranger"], "access", "—"),
+    ("Every state-changing request needs the session's CSRF token; reading never writes.",
+     [R + "test_access.py::test_every_state_changing_route_needs_the_sessions_csrf_token",
+      R + "test_access.py::test_reading_never_writes"], "access",
+     "{csrf_refusals} requests with a missing or foreign token refused"),
+    ("A Content-Security-Policy without inline scripts, on every page and fragment.",
+     [R + "test_access.py::test_a_content_security_policy_without_inline_scripts_on_every_page"], "access",
+     "{pages_checked_for_inline_script} pages and fragments checked"),
+    ("Player names with markup render as text, on every screen of every game.",
+     [R + "test_access.py::test_names_with_markup_render_as_text_everywhere"], "access",
+     "{screens_checked_for_markup} screens checked"),
+    ("`scorekeeper backup FILE` copies the live database consistently while entries are made; "
+     "the copy restores to the same tables; a bad target is refused in one line.",
+     [R + "test_backup.py::test_backup_of_a_live_database_is_consistent_and_restores",
+      R + "test_backup.py::test_backup_refuses_in_one_line_and_never_leaves_half_a_file"], "backup",
+     "{backups_taken_while_writing} backups while writing ({entries_in_copies} entries checked "
+     "in them); {tables_restored} tables restored identical; {bad_targets_refused} bad targets refused"),
+]
+
+
+class Missing(dict):
+    def __missing__(self, key):
+        return "?"
+
+
+def render(figures: dict) -> str:
+    lines = ["| Guarantee | Proven by | Last run |", "|---|---|---|"]
+    for guarantee, tests, section, template in ROWS:
+        counts = Missing(figures.get(section, {}))
+        try:
+            shown = template.format_map(counts)
+        except (ValueError, TypeError):  # a figure missing where a number format was asked
+            shown = template.replace(":,}", "}").format_map(counts)
+        proof = "<br>".join(f"`{test}`" for test in tests)
+        lines.append(f"| {guarantee} | {proof} | {shown} |")
+    sections = ["crash", "concurrency", "fuzz", "access", "backup"]
+    seconds = {s: figures.get(s, {}).get("seconds") for s in sections}
+    stamps = sorted(v.get("run_at", "") for v in figures.values() if isinstance(v, dict))
+    lines += ["", f"Last run: {stamps[-1] if stamps else '?'} (UTC) · time per test file: " + ", ".join(
+        f"{s} {seconds[s]:.0f} s" if seconds[s] is not None else f"{s} ?" for s in sections) +
+        f" · {sum(v for v in seconds.values() if v):.0f} s in all"]
+    return "\n".join(lines)
+
+
+def main() -> int:
+    try:
+        figures = json.loads(FIGURES.read_text())
+    except (OSError, ValueError) as error:
+        print(f"cannot read {FIGURES}: run the reliability tests first ({error})", file=sys.stderr)
+        return 2
+    doc = DOC.read_text()
+    if START not in doc or END not in doc:
+        print(f"{DOC} has no {START} … {END} markers", file=sys.stderr)
+        return 2
+    head, rest = doc.split(START, 1)
+    _, tail = rest.split(END, 1)
+    DOC.write_text(f"{head}{START}\n{render(figures)}\n{END}{tail}")
+    print(f"Figures of {FIGURES} written to {DOC}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

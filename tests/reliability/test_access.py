@@ -1,0 +1,448 @@
+"""Access: who may write where, proven route by route.
+
+tests/test_web_tables.py already shows single refusals (a stranger's entry, a forged cookie,
+a missing CSRF token, the board's POST, one name with markup). Here every state-changing route
+of the app — read from Flask's URL map, so a new route must be classified — is tried by each
+kind of outsider with a request the host could make, and must be refused without a write; the
+same request from the host then succeeds, so it was the outsider that was refused, not the
+request. Then: own side only, the read-only board, token sizes, the short code's rate limit
+(across two worker processes and under a burst), cookie flags on the real server, the CSP and
+inline scripts on every page, and markup in every name on every screen.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from scorekeeper import store, tables
+from scorekeeper.web.security import CSP
+
+SECTION = "access"
+# POST routes any device may use with its CSRF token: opening a table, joining one, and
+# importing a game log (it opens a new table, hosted by the importing device)
+OPEN = {"tables.create", "tables.join_by_code", "tables.join", "history.import_log"}
+F35 = {"type": "score", "column": 1, "row": "F", "value": 35}
+
+
+def snapshot(app) -> str:
+    conn = sqlite3.connect(app.config["DATABASE"])
+    try:
+        digest = hashlib.sha256()
+        for name in ("tables", "seats", "games", "events", "drafts", "changes"):
+            for row in conn.execute(f"SELECT * FROM {name} ORDER BY rowid"):
+                digest.update(repr(row).encode())
+        return digest.hexdigest()
+    finally:
+        conn.close()
+
+
+_played_of = None
+
+
+@pytest.fixture(autouse=True)
+def _setup(app, kit):
+    """Short live streams for these tests, and the folding helper of the suite's conftest."""
+    global _played_of
+    app.config.update(STREAM_SECONDS=0.05, KEEPALIVE_SECONDS=0.02)
+    _played_of = kit.played_of
+
+
+def current(app, token):
+    """The table's current game folded from the rows on disk (no per-process cache)."""
+    return _played_of(app.config["DATABASE"], token)
+
+
+def seat_ids(app, token) -> dict[str, str]:
+    conn = sqlite3.connect(app.config["DATABASE"])
+    try:
+        return {name: str(seat) for seat, name in conn.execute(
+            "SELECT s.id, s.name FROM seats s JOIN tables t ON t.id = s.table_id WHERE t.join_token = ?", [token])}
+    finally:
+        conn.close()
+
+
+def board_of(app, token) -> str:
+    conn = sqlite3.connect(app.config["DATABASE"])
+    try:
+        return conn.execute("SELECT board_token FROM tables WHERE join_token = ?", [token]).fetchone()[0]
+    finally:
+        conn.close()
+
+
+@pytest.fixture
+def world(phone, app):
+    """Four tables, every seat joined, one entry each; and a fresh table for teams."""
+    host = phone()
+    out = {"host": host, "tables": {}}
+    for game, players in (("escalero", ("Anna", "Ben")), ("kaques", ("Anna", "Ben")),
+                          ("euchre", ("Anna", "Ben", "Cleo", "Dora")), ("escoba", ("Anna", "Ben"))):
+        token = host.open_table(game=game, players=players)
+        phones = {}
+        for name in players:
+            phones[name] = phone()
+            phones[name].join(token, name)
+        out["tables"][game] = {"token": token, "phones": phones}
+    e, k, u, s = (out["tables"][g] for g in ("escalero", "kaques", "euchre", "escoba"))
+    assert e["phones"]["Anna"].enter(e["token"], F35).status_code == 200
+    assert k["phones"]["Anna"].enter(k["token"], {"type": "turn", "player": "Anna", "throws": [
+        {"dice": [1, 5, 2, 2, 3, 4], "keep": [1, 5]}, {"dice": [5, 3, 3, 4], "keep": [5]}]}).status_code == 200
+    assert u["phones"]["Anna"].post(f"/t/{u['token']}/euchre/hand", {
+        "event": json.dumps({"type": "hand", "maker": "Anna", "tricks": 3}), "deal": "0"}).status_code == 200
+    assert s["phones"]["Anna"].enter(s["token"], ROUND).status_code == 200
+    out["fresh"] = host.open_table(game="escalero", players=("Anna", "Ben", "Cleo", "Dora"))
+    return out
+
+
+ROUND = {"type": "round", "sides": {
+    "Anna": {"cards": 24, "coins": 7, "sevens": 3, "seven_of_coins": True, "escobas": 2},
+    "Ben": {"cards": 16, "coins": 3, "sevens": 1, "seven_of_coins": False, "escobas": 0}}, "leftover": 25}
+
+
+def requests_the_host_may_make(app, world) -> dict[str, tuple[str, dict]]:
+    """One legal request per state-changing route: (path, form)."""
+    t = {g: v["token"] for g, v in world["tables"].items()}
+    last = {g: current(app, token).entries[-1][0].id for g, token in t.items()}
+    seats = seat_ids(app, t["escalero"])
+    return {
+        "tables.enter": (f"/t/{t['escalero']}/entries", {"event": json.dumps({**F35, "player": "Ben"})}),
+        "tables.draft": (f"/t/{t['kaques']}/draft", {"draft": json.dumps(
+            {"player": "Ben", "throws": [{"dice": [1, 2, 2, 3, 4, 6], "keep": [1]}]})}),
+        "tables.undo": (f"/t/{t['escalero']}/undo", {"target": str(last["escalero"])}),
+        "tables.correct": (f"/t/{t['escalero']}/correct", {"target": str(last["escalero"]),
+                                                             "event": json.dumps({"value": 30})}),
+        "tables.rematch": (f"/t/{t['escalero']}/rematch", {}),
+        "tables.teams": (f"/t/{world['fresh']}/teams", {"action": "draw"}),
+        "tables.free_seat": (f"/t/{t['escalero']}/seats/{seats['Ben']}/free", {}),
+        "euchre.hand": (f"/t/{t['euchre']}/euchre/hand", {"event": json.dumps(
+            {"type": "hand", "maker": "Ben", "tricks": 3}), "deal": "1"}),
+        "kaques.reopen": (f"/t/{t['kaques']}/kaques/reopen", {"target": str(last["kaques"])}),
+    }
+
+
+WRITES = {"tables.enter", "tables.draft", "tables.undo", "tables.correct", "tables.rematch", "tables.teams",
+          "tables.free_seat", "euchre.hand", "kaques.reopen"}
+
+
+def test_every_state_changing_route_is_classified(app):
+    posts = {rule.endpoint for rule in app.url_map.iter_rules() if rule.methods & {"POST", "PUT", "PATCH", "DELETE"}}
+    assert posts == OPEN | WRITES
+
+
+@pytest.mark.parametrize("endpoint", sorted(WRITES))
+def test_outsiders_cannot_write_where_the_host_can(app, phone, world, endpoint, figures):
+    path, form = requests_the_host_may_make(app, world)[endpoint]
+    token = path.split("/")[2]
+    stranger = phone()
+    stranger.get(f"/t/{token}")  # has looked at the table, has a cookie and a CSRF token
+    here = next((g for g, t in world["tables"].items() if t["token"] == token), None)
+    other_table = world["tables"]["escoba" if here != "escoba" else "kaques"]["phones"]["Anna"]
+    board = board_of(app, token)
+    before = snapshot(app)
+    outsiders = {
+        "never joined": stranger.post(path, form),
+        "seated at another table": other_table.post(path, form),
+        "the board link in place of the join link": stranger.post(path.replace(token, board), form),
+        "the board's own address": stranger.post("/b/" + board + "/" + path.split("/", 3)[3], form),
+    }
+    for who, response in outsiders.items():
+        assert 400 <= response.status_code < 500, (who, response.status_code)
+        assert snapshot(app) == before, f"{who} wrote through {endpoint}"
+        figures.add(SECTION, "outsider_writes_refused")
+    said = outsiders["never joined"].get_data(as_text=True)
+    assert any(why in said for why in ("Join the table first", "Only the host", "Only the one who wrote it")), said
+    accepted = world["host"].post(path, form)
+    if endpoint == "tables.rematch":  # the game is not over: refused for everyone, for that reason
+        assert accepted.status_code == 409 and "Finish this game first" in accepted.get_data(as_text=True)
+    else:
+        assert accepted.status_code in (200, 303), (endpoint, accepted.get_data(as_text=True))
+        assert snapshot(app) != before
+
+
+@pytest.mark.parametrize("endpoint", sorted(WRITES | OPEN))
+def test_every_state_changing_route_needs_the_sessions_csrf_token(app, phone, world, endpoint, figures):
+    requests = requests_the_host_may_make(app, world)
+    log = (Path(__file__).parents[1] / "logs" / "escalero" / "sweep.json").read_text()
+    requests.update({"history.import_log": ("/import", {"text": log}),
+                     "tables.create": ("/new/escalero", {"player": ["X", "Y"]}),
+                     "tables.join_by_code": ("/join", {"code": "ZZZZZZ"}),
+                     "tables.join": (f"/t/{world['fresh']}/join", {"seat": seat_ids(app, world["fresh"])["Anna"]}),
+                     "history.import_log": ("/import", {"text": json.dumps({
+                         "format": "scorekeeper-log/1", "game": "kaques", "players": ["X", "Y"], "events": []})})})
+    path, form = requests[endpoint]
+    host = world["host"]
+    other = world["tables"]["escalero"]["phones"]["Anna"]
+    before = snapshot(app)
+    for label, fields, headers in (("no token", form, {}),
+                                   ("another session's token", {**form, "csrf": other.csrf}, {}),
+                                   ("a made-up token", {**form, "csrf": "x" * 43}, {}),
+                                   ("another session's token in the header", form, {"X-CSRF-Token": other.csrf})):
+        response = host.client.post(path, data=fields, headers={"X-Requested-With": "fetch", **headers})
+        assert response.status_code == 403, (label, response.status_code)
+        assert "expired" in response.get_data(as_text=True)
+        assert snapshot(app) == before, f"{label} wrote through {endpoint}"
+        figures.add(SECTION, "csrf_refusals")
+    # with the session's own token (form field or header) it passes the CSRF check
+    response = host.client.post(path, data=form, headers={"X-Requested-With": "fetch", "X-CSRF-Token": host.csrf})
+    assert "expired" not in response.get_data(as_text=True)
+
+
+QUERIES = {"escalero.placements": "?dice=1,2,3,4,5", "escoba.preview": "?c0=20&o0=5&s0=2&seven=0",
+           "escoba.finder": "?t=7o,8c&h=1e", "escoba.table_finder": "?t=7o&h=8b"}
+
+
+def get_urls(app, world) -> list[str]:
+    """Every GET route of the URL map, filled in for every table (the read-only ones with the
+    board token): every page and fragment the app serves."""
+    urls = []
+    for rule in app.url_map.iter_rules():
+        if "GET" not in rule.methods or rule.endpoint in ("static",):
+            continue
+        for game, table in (world["tables"].items() if "token" in rule.arguments else [("escalero", None)]):
+            values = {"game": game, "number": "1", "name": "Anna"}
+            if table:
+                values["token"] = board_of(app, table["token"]) if rule.rule.startswith("/b/") else table["token"]
+            path = rule.rule
+            for name in rule.arguments:
+                path = re.sub(rf"<(?:\w+:)?{name}>", values.get(name, "x"), path)
+            urls.append(path + QUERIES.get(rule.endpoint, ""))
+    return sorted(set(urls))
+
+
+def test_reading_never_writes(app, phone, world, figures):
+    """Every GET route, as the host, a player and a stranger: the database stays as it was."""
+    before = snapshot(app)
+    devices = [world["host"], world["tables"]["escalero"]["phones"]["Anna"], phone()]
+    for url in get_urls(app, world):
+        for device in devices:
+            response = device.get(url)
+            assert response.status_code < 500, url
+            response.close()
+            figures.add(SECTION, "reads_checked")
+    assert snapshot(app) == before
+
+
+def test_a_player_writes_only_for_their_own_side(app, world, figures):
+    k = world["tables"]["kaques"]
+    token, anna, ben = k["token"], k["phones"]["Anna"], k["phones"]["Ben"]
+    before = snapshot(app)
+    # Ben is on turn: Anna may not enter his turn, nor her own, nor a step of his turn
+    for response, reason in (
+            (anna.enter(token, {"type": "turn", "player": "Ben", "points": 350}), "not your turn"),
+            (anna.enter(token, {"type": "turn", "player": "Anna", "points": 350}), "not your turn"),
+            (anna.post(f"/t/{token}/draft", {"draft": json.dumps(
+                {"player": "Ben", "throws": [{"dice": [1, 2, 2, 3, 4, 6], "keep": [1]}]})}), "not your turn")):
+        assert response.status_code == 403 and reason in response.get_data(as_text=True)
+        figures.add(SECTION, "other_side_writes_refused")
+    # Ben may not enter his turn as Anna's
+    forged = ben.enter(token, {"type": "turn", "player": "Anna", "points": 350})
+    assert forged.status_code == 403 and "your own side" in forged.get_data(as_text=True)
+    figures.add(SECTION, "other_side_writes_refused")
+    assert snapshot(app) == before
+    # and the host, keeping score for the table, may write for whoever is on turn
+    assert world["host"].enter(token, {"type": "turn", "player": "Ben", "points": 350}).status_code == 200
+    # the writer of an entry may undo it, the other player may not
+    last = current(app, token).entries[-1][0].id
+    assert anna.post(f"/t/{token}/undo", {"target": str(last)}).status_code == 403
+    figures.add(SECTION, "other_side_writes_refused")
+
+
+# The big screen (/b/<token>/tv) shows the join QR code on purpose: it stands on the table for
+# the players (scorekeeper/web/tv.py). Every other page under the board link shows no way in.
+SHOWS_THE_WAY_IN = {"tv.tv"}
+
+
+def test_the_read_only_board_shows_no_way_in(app, world):
+    """Neither the join token nor the short code (typed at /join it would seat the viewer)
+    appears on any page of the board link: the page, its fragments, its live stream."""
+    routes = [r for r in app.url_map.iter_rules() if r.rule.startswith("/b/") and "GET" in r.methods
+              and r.endpoint not in SHOWS_THE_WAY_IN]
+    assert len(routes) >= 3
+    for game, table in world["tables"].items():
+        page = world["host"].get(f"/t/{table['token']}").get_data(as_text=True)
+        board = board_of(app, table["token"])
+        code = re.search(r"Code <b>([A-Z0-9]{6})</b>", page).group(1)
+        viewer = app.test_client()
+        for rule in routes:
+            url = rule.rule.replace("<token>", board)
+            text = viewer.get(url).get_data(as_text=True)
+            assert table["token"] not in text and code not in text, (game, url)
+        assert viewer.get(f"/b/{board}/games/1/log.json").status_code == 404
+        assert viewer.get(f"/t/{board}").status_code == 404  # the board token opens no table
+
+
+def test_tokens_are_unguessable(app, phone, monkeypatch, figures):
+    """Join and board tokens: 128 random bits from `secrets`, all different; the device id in
+    the cookie 128 bits; the CSRF token 256 bits."""
+    sizes = []
+    real = tables.secrets.token_urlsafe
+    monkeypatch.setattr(tables.secrets, "token_urlsafe", lambda n=None: sizes.append(n) or real(n))
+    db = store.connect(app.config["DATABASE"])
+    made = [tables.create_table(db, "d", "escalero", {}, ["A", "B"]) for _ in range(300)]
+    db.conn.close()
+    assert sizes and min(sizes) >= 16
+    tokens = [t[k] for t in made for k in ("join_token", "board_token")]
+    assert len(set(tokens)) == len(tokens)
+    for value in tokens:
+        assert len(base64.urlsafe_b64decode(value + "==")) * 8 >= 128
+    codes = [t["code"] for t in made]
+    assert len(set(codes)) == len(codes) and all(set(c) <= set(tables.CODE_ALPHABET) for c in codes)
+    device = phone()
+    device.get("/")
+    device.open_table()
+    session = app.session_interface.get_signing_serializer(app).loads(device.client.get_cookie("session").value)
+    assert len(base64.urlsafe_b64decode(session["device"] + "==")) * 8 >= 128
+    assert len(base64.urlsafe_b64decode(session["csrf"] + "=")) * 8 >= 256
+    figures.set(SECTION, "token_bits", 128)
+    figures.set(SECTION, "csrf_bits", 256)
+    figures.set(SECTION, "tokens_checked", len(tokens))
+
+
+def test_a_tampered_cookie_is_a_stranger(world, app):
+    """The cookie is signed: change one character of its payload and the host is nobody."""
+    host = world["host"]
+    token = world["tables"]["escalero"]["token"]
+    cookie = host.client.get_cookie("session").value
+    payload, rest = cookie.split(".", 1)
+    swapped = payload[:-2] + ("A" if payload[-2] != "A" else "B") + payload[-1]
+    intruder = app.test_client()
+    intruder.set_cookie("session", swapped + "." + rest)
+    page = intruder.get(f"/t/{token}").get_data(as_text=True)
+    assert "/free" not in page and "Join this table" in page  # not the host: no host controls
+
+
+def test_the_short_code_is_rate_limited_per_address(app, phone, figures):
+    host = phone()
+    token = host.open_table()
+    code = re.search(r"Code <b>([A-Z0-9]{6})</b>", host.get(f"/t/{token}").get_data(as_text=True)).group(1)
+    guesser = phone()
+    wrong = [c for c in ("ZZZZZZ", "YYYYYY") if c != code][0]
+    for _ in range(tables.JOIN_ATTEMPTS):
+        assert guesser.post("/join", {"code": wrong}, environ_base={"REMOTE_ADDR": "10.9.9.9"}).status_code == 404
+    for attempt in (wrong, code, code.lower()):
+        limited = guesser.post("/join", {"code": attempt}, environ_base={"REMOTE_ADDR": "10.9.9.9"})
+        assert limited.status_code == 429 and "Too many wrong codes" in limited.get_data(as_text=True)
+        figures.add(SECTION, "guesses_rate_limited")
+    # another address is not held up by this one
+    other = phone()
+    assert other.post("/join", {"code": code}, fetch=False, environ_base={"REMOTE_ADDR": "10.9.9.10"}).status_code == 303
+
+
+def test_the_rate_limit_holds_across_workers_and_under_a_burst(kit, tmp_path, figures):
+    """On the production server (two worker processes sharing the attempts in SQLite), 25
+    simultaneous wrong guesses from one address get exactly JOIN_ATTEMPTS "no such table"
+    answers; everything after, the right code included, is refused with 429."""
+    server = kit.Server(tmp_path / "instance", workers=2)
+    try:
+        host = kit.WebPhone(server.url)
+        code = host.open_table("escalero", ["Anna", "Ben"])["code"]
+        guessers = [kit.WebPhone(server.url) for _ in range(25)]
+        for guesser in guessers:
+            guesser.get("/")
+        wrong = "ZZZZZZ" if code != "ZZZZZZ" else "YYYYYY"
+        replies = kit.race([lambda g=g: g.post("/join", {"code": wrong}, fetch=False) for g in guessers])
+        statuses = sorted(r.status for r in replies)
+        assert statuses == [404] * tables.JOIN_ATTEMPTS + [429] * (25 - tables.JOIN_ATTEMPTS), statuses
+        right = guessers[0].post("/join", {"code": code}, fetch=False)
+        assert right.status == 429 and "Too many wrong codes" in right.message
+        figures.add(SECTION, "guesses_rate_limited", 25 - tables.JOIN_ATTEMPTS + 1)
+        # and the cookie the real server sets: signed, HttpOnly, SameSite
+        reply = kit.WebPhone(server.url).get("/")
+        cookie = reply.headers.get("Set-Cookie")
+        assert cookie.startswith("session=") and "HttpOnly" in cookie and "SameSite=Lax" in cookie
+        value = cookie.split(";", 1)[0].split("=", 1)[1]
+        assert value.count(".") >= 2  # payload.timestamp.signature (itsdangerous)
+        assert reply.headers["Content-Security-Policy"] == CSP
+        assert server.server_errors() == []
+    finally:
+        server.stop()
+    space = len(tables.CODE_ALPHABET) ** 6
+    figures.set(SECTION, "short_code_space", space)
+    figures.set(SECTION, "wrong_codes_per_address_per_10_min", tables.JOIN_ATTEMPTS)
+
+
+def html_pages(app, phone, world) -> dict[str, object]:
+    """Every page and fragment the app serves (see get_urls) as the host, a player and a
+    stranger sees it, plus the refusal pages."""
+    stranger = phone()
+    pages = {"missing page": stranger.get("/nope"), "refusal page": stranger.post("/t/nope/entries", {}, fetch=False),
+             "refusal fragment": stranger.post("/t/nope/entries", {})}
+    for url in get_urls(app, world):
+        for who, device in (("host", world["host"]), ("player", world["tables"]["escalero"]["phones"]["Anna"]),
+                            ("stranger", stranger)):
+            response = device.get(url)
+            if response.mimetype == "text/html":
+                pages[f"{url} as {who}"] = response
+            else:
+                response.close()
+    return pages
+
+
+def test_a_content_security_policy_without_inline_scripts_on_every_page(app, phone, world, figures):
+    policy = dict(part.strip().split(" ", 1) for part in CSP.split(";"))
+    assert policy["script-src"] == "'self'" and policy["object-src"] == "'none'"
+    assert policy["base-uri"] == "'none'" and policy["frame-ancestors"] == "'none'"
+    assert "unsafe" not in CSP and "data:" not in policy["script-src"]
+    for name, response in html_pages(app, phone, world).items():
+        assert response.headers.get("Content-Security-Policy") == CSP, name
+        assert response.headers.get("X-Content-Type-Options") == "nosniff", name
+        text = response.get_data(as_text=True)
+        for script in re.findall(r"<script\b[^>]*>(.*?)</script>", text, re.S | re.I):
+            assert script.strip() == "", f"inline script on {name}"
+        assert all("src=" in tag for tag in re.findall(r"<script\b[^>]*>", text, re.I)), name
+        assert not re.search(r"\son[a-z]+\s*=", text, re.I), f"inline event handler on {name}"
+        assert "javascript:" not in text.lower(), name
+        assert not re.search(r"\sstyle\s*=", text, re.I), f"inline style on {name} (blocked by the CSP)"
+        figures.add(SECTION, "pages_checked_for_inline_script")
+
+
+MARKUP = ["<img src=x onerror=alert(1)>", "\"><svg onload=alert(2)>", "</textarea><b>3", "{{7*7}}"]
+
+
+@pytest.mark.parametrize("game", ["escalero", "kaques", "euchre", "escoba"])
+def test_names_with_markup_render_as_text_everywhere(app, phone, game, figures):
+    host = phone()
+    token = host.open_table(game=game, players=MARKUP)
+    seats = dict((html_unescape(name), seat) for seat, name in re.findall(
+        r'name="seat" value="(\d+)">([^<]+)<', host.get(f"/t/{token}").get_data(as_text=True)))
+    assert sorted(seats) == sorted(MARKUP)
+    phones = {}
+    for name in MARKUP:
+        phones[name] = phone()
+        phones[name].get(f"/t/{token}")
+        assert phones[name].post(f"/t/{token}/join", {"seat": seats[name]}, fetch=False).status_code == 303
+    if game == "escoba":  # four players play in two pairs: drawn by lot, named after their players
+        assert host.post(f"/t/{token}/teams", {"action": "draw"}).status_code == 200
+    first = MARKUP[0]
+    event = {"escalero": {**F35, "player": first}, "kaques": {"type": "turn", "player": first, "points": 350},
+             "euchre": {"type": "hand", "maker": first, "tricks": 3},
+             "escoba": None}[game]
+    if event is None:  # Escoba: two teams made of the four names
+        played = current(app, token)
+        sides = [s.name for s in played.game.setup.sides]
+        event = {"type": "round", "sides": {sides[0]: ROUND["sides"]["Anna"], sides[1]: ROUND["sides"]["Ben"]},
+                 "leftover": 25}
+    assert phones[first].enter(token, event).status_code == 200
+    refusal = phones[MARKUP[2]].enter(token, event)  # "It is not your turn: <name> writes now."
+    board = board_of(app, token)
+    responses = [host.get(f"/t/{token}"), phones[first].get(f"/t/{token}"), host.get(f"/t/{token}/board"),
+                 host.get(f"/b/{board}"), host.get(f"/b/{board}/board"), host.get(f"/t/{token}/live"), refusal]
+    for response in responses:
+        text = response.get_data(as_text=True)
+        for tag in ("<img src=x", "<svg onload", "</textarea><b>"):
+            assert tag not in text, (game, response.request.path, tag)
+        figures.add(SECTION, "screens_checked_for_markup")
+    assert "{{7*7}}" in responses[0].get_data(as_text=True)  # shown as typed, not evaluated
+    assert "&lt;img src=x onerror=alert(1)&gt;" in responses[0].get_data(as_text=True)
+
+
+def html_unescape(text: str) -> str:
+    import html
+
+    return html.unescape(text)

@@ -1,0 +1,168 @@
+"""Backups: `scorekeeper backup FILE` copies a live database consistently, and the copy restores.
+
+Three tables take entries through the production server while `scorekeeper backup` runs
+beside it, as a separate process, several times. Every copy passes SQLite's integrity check,
+every game in it folds through its rules, it holds every entry acknowledged before the backup
+started, and each table's entries in it are exactly the first entries of the live table (a
+snapshot, never a mixture). The last copy, restored into a fresh instance folder, serves the same
+tables: the same rows, the same game logs, the same boards.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+import uuid
+
+SECTION = "backup"
+TABLES = ("tables", "seats", "games", "events", "drafts", "changes")
+
+
+def run_backup(instance, target) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "scorekeeper", "backup", str(target)],
+                          env={**os.environ, "SCOREKEEPER_INSTANCE": str(instance)},
+                          capture_output=True, text=True, timeout=60)
+
+
+def entry_keys(database, token) -> list[str]:
+    conn = sqlite3.connect(database)
+    try:
+        return [idem for (idem,) in conn.execute(
+            "SELECT e.idem FROM events e JOIN games g ON g.id = e.game_id JOIN tables t ON t.id = g.table_id "
+            "WHERE t.join_token = ? ORDER BY e.id", [token])]
+    finally:
+        conn.close()
+
+
+def rows(database) -> dict[str, list]:
+    conn = sqlite3.connect(database)
+    try:
+        return {name: conn.execute(f"SELECT * FROM {name} ORDER BY rowid").fetchall() for name in TABLES}
+    finally:
+        conn.close()
+
+
+class Writer(threading.Thread):
+    """The host keeps score for one Jaques le Kaques table: a quick total per turn, acknowledged ones kept."""
+
+    def __init__(self, kit, server) -> None:
+        super().__init__(daemon=True)
+        self.host = kit.WebPhone(server.url)
+        opened = self.host.open_table("kaques", ["Anna", "Ben"])
+        self.token, self.board = opened["token"], opened["board"]
+        self.acked: list[str] = []
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+        self.error = None
+
+    def run(self) -> None:
+        deadline = time.monotonic() + 60
+        try:
+            while not self.stop.is_set() and time.monotonic() < deadline:
+                idem = uuid.uuid4().hex
+                reply = self.host.enter(self.token, {"type": "turn", "points": 50}, idem=idem)
+                assert reply.status == 200, reply.message
+                with self.lock:
+                    self.acked.append(idem)
+        except BaseException as error:  # reported by the test
+            self.error = error
+
+    def acknowledged(self) -> list[str]:
+        with self.lock:
+            return list(self.acked)
+
+
+def test_backup_of_a_live_database_is_consistent_and_restores(kit, tmp_path, figures):
+    server = kit.Server(tmp_path / "live", workers=2)
+    writers = [Writer(kit, server) for _ in range(3)]
+    copies = 0
+    snapshots = []  # (writer, the entry keys a copy held)
+    try:
+        for writer in writers:
+            writer.start()
+        target = tmp_path / "backups" / "scorekeeper-backup.db"
+        target.parent.mkdir()
+        for _ in range(4):
+            time.sleep(0.4)
+            before = {w.token: w.acknowledged() for w in writers}
+            done = run_backup(server.instance, target)
+            assert done.returncode == 0 and done.stdout.strip() == f"Backed up to {target}", done.stderr
+            copies += 1
+            counts = kit.check_database(target)  # integrity, foreign keys, every game folds
+            assert not (tmp_path / "backups" / "scorekeeper-backup.db-wal").exists()  # one self-contained file
+            for writer in writers:
+                copied = [key.split(":", 1)[1] for key in entry_keys(target, writer.token)]
+                acked = before[writer.token]
+                assert copied[:len(acked)] == acked, "an entry acknowledged before the backup is missing"
+                snapshots.append((writer, copied))
+                figures.add(SECTION, "entries_in_copies", len(copied))
+            assert counts["tables"] == 3
+        for writer in writers:
+            writer.stop.set()
+        for writer in writers:
+            writer.join(30)
+            assert writer.error is None, writer.error
+        # the live tables hold exactly what was acknowledged, and every copy held a beginning of it
+        for writer in writers:
+            live = [key.split(":", 1)[1] for key in entry_keys(server.database, writer.token)]
+            assert live == writer.acknowledged()
+        for writer, copied in snapshots:
+            assert copied == writer.acknowledged()[:len(copied)], "a copy is not a snapshot of the live table"
+        final = tmp_path / "backups" / "final.db"
+        assert run_backup(server.instance, final).returncode == 0
+        copies += 1
+        reader = kit.WebPhone(server.url)
+        original = {w.token: (reader.get(f"/t/{w.token}/games/1/log.json", fetch=False).text,
+                              reader.get(f"/b/{w.board}/board").text) for w in writers}
+    finally:
+        for writer in writers:
+            writer.stop.set()
+        server.stop()
+    assert rows(final) == rows(server.database)  # a copy taken at rest is the database, row for row
+    # restore: the copy becomes the database of a new instance folder, and a server serves it
+    restored_instance = tmp_path / "restored"
+    restored_instance.mkdir()
+    shutil.copy(final, restored_instance / "scorekeeper.db")
+    shutil.copy(server.instance / "secret_key", restored_instance / "secret_key")
+    restored = kit.Server(restored_instance, workers=1)
+    try:
+        reader = kit.WebPhone(restored.url)
+        for writer in writers:
+            log, board = original[writer.token]
+            assert json.loads(reader.get(f"/t/{writer.token}/games/1/log.json", fetch=False).text) == json.loads(log)
+            assert reader.get(f"/b/{writer.board}/board").text == board
+            figures.add(SECTION, "tables_restored")
+    finally:
+        restored.stop()
+    figures.add(SECTION, "backups_taken_while_writing", copies - 1)
+    figures.add(SECTION, "entries_restored", sum(len(w.acknowledged()) for w in writers))
+
+
+def test_backup_refuses_in_one_line_and_never_leaves_half_a_file(tmp_path, figures):
+    instance = tmp_path / "instance"
+    log = os.path.join(os.path.dirname(__file__), "..", "logs", "escalero", "sweep.json")
+    env = {**os.environ, "SCOREKEEPER_INSTANCE": str(instance)}
+    assert subprocess.run([sys.executable, "-m", "scorekeeper", "import", log], env=env,
+                          capture_output=True, timeout=60).returncode == 0
+    for target, says in ((tmp_path / "no" / "such" / "dir.db", "cannot write"),
+                         (instance / "scorekeeper.db", "is the live database itself")):
+        done = run_backup(instance, target)
+        assert done.returncode == 2 and done.stdout == "", done
+        assert len(done.stderr.splitlines()) == 1 and says in done.stderr and "Traceback" not in done.stderr
+        figures.add(SECTION, "bad_targets_refused")
+    # an older file in the way (here: not even a database) is replaced by a whole copy
+    existing = tmp_path / "old.db"
+    existing.write_text("yesterday's notes")
+    done = run_backup(instance, existing)
+    assert done.returncode == 0, done.stderr
+    copy = sqlite3.connect(existing)
+    assert copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert copy.execute("SELECT count(*) FROM events").fetchone()[0] == 60
+    copy.close()
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".backup-")] == []  # no temporary left
