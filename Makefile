@@ -3,10 +3,16 @@ VENV := .venv
 BIN := $(VENV)/bin
 PYTHON ?= python3
 VENDOR := static/vendor
+# Translations: messages.po per language is kept in git, the compiled .mo is made at setup
+TRANSLATIONS := scorekeeper/translations
+CATALOGS := $(patsubst %.po,%.mo,$(wildcard $(TRANSLATIONS)/*/LC_MESSAGES/messages.po))
+# what marks a message: gettext's own names, Text and the errors that carry one (engines and
+# tables service), and t()/nt() in static/*.js
+KEYWORDS := -k Text -k TextError -k RuleError -k LogError -k Refused -k require:2 -k field:4 -k t -k nt:1,2
 
-.PHONY: setup run test browser bench bench-smoke clean
+.PHONY: setup run test browser bench bench-smoke clean messages
 
-setup: $(VENV)/.installed $(VENDOR)/.installed
+setup: $(VENV)/.installed $(VENDOR)/.installed $(CATALOGS)
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +26,18 @@ $(VENDOR)/.installed: package.json package-lock.json
 	mkdir -p $(VENDOR)
 	cp node_modules/htmx.org/dist/htmx.min.js node_modules/htmx.org/dist/ext/hx-sse.min.js $(VENDOR)/
 	touch $@
+
+$(TRANSLATIONS)/%/LC_MESSAGES/messages.mo: $(TRANSLATIONS)/%/LC_MESSAGES/messages.po $(VENV)/.installed
+	$(BIN)/pybabel compile --statistics -i $< -o $@
+
+# after changing what players read: collect the messages and add the new ones to every catalog
+messages: $(VENV)/.installed
+	$(BIN)/pybabel extract -F babel.cfg $(KEYWORDS) -c TRANSLATORS: --sort-by-file \
+	  --project Scorekeeper --msgid-bugs-address "" -o $(TRANSLATIONS)/messages.pot .
+	for lang in de pl es; do test -f $(TRANSLATIONS)/$$lang/LC_MESSAGES/messages.po || \
+	  $(BIN)/pybabel init -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS) -l $$lang; done
+	$(BIN)/pybabel update -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS) \
+	  --no-fuzzy-matching --ignore-obsolete --ignore-pot-creation-date
 
 run: setup
 	$(BIN)/scorekeeper serve

@@ -31,9 +31,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     from htmx_flask import Htmx
 
-    from .web import assets, db, games, pages, security, tables
+    from .web import assets, db, games, i18n, pages, security, tables
     Htmx(app)
     security.init_app(app)
+    i18n.init_app(app)
     db.init_app(app)
     assets.init_app(app)
     games.init_app(app)

@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from .games import ENGINES
-from .games.base import Engine, RuleError, Setup, describe, make_setup, parse_rules
+from .games.base import Either, Engine, RuleError, Setup, TextError, describe, make_setup, parse_rules
 
 FORMAT = "scorekeeper-log/1"
 EVENT_EXTRAS = frozenset({"type", "at", "by", "note"})
 
 
-class LogError(ValueError):
+class LogError(TextError):
     """A log that cannot be read or breaks a rule; the message is one line for players."""
 
 
@@ -42,7 +42,7 @@ def parse_json(text: str | bytes) -> Any:
     try:
         return json.loads(text)
     except (ValueError, RecursionError) as error:
-        raise LogError(f"this is not a JSON document ({_short(error)})") from None
+        raise LogError("this is not a JSON document (%(error)s)", error=_short(error)) from None
 
 
 def read_header(doc: Any) -> Game:
@@ -50,10 +50,12 @@ def read_header(doc: Any) -> Game:
     if not isinstance(doc, dict):
         raise LogError("a game log must be a JSON object with format, game, players, rules and events")
     if doc.get("format") != FORMAT:
-        raise LogError(f"format: must be \"{FORMAT}\", not {describe(doc.get('format'))}")
+        raise LogError("format: must be \"%(format)s\", not %(value)s", format=FORMAT,
+                       value=describe(doc.get("format")))
     engine = ENGINES.get(doc.get("game")) if isinstance(doc.get("game"), str) else None
     if engine is None:
-        raise LogError(f"game: must be one of {', '.join(ENGINES)}, not {describe(doc.get('game'))}")
+        raise LogError("game: must be one of %(games)s, not %(value)s", games=", ".join(ENGINES),
+                       value=describe(doc.get("game")))
     teams = doc.get("teams")
     try:
         if teams is not None:
@@ -65,7 +67,7 @@ def read_header(doc: Any) -> Game:
         game = Game(engine, setup, rules)
         game.start()  # the engine's own seating checks
     except RuleError as error:
-        raise LogError(str(error)) from None
+        raise LogError(error.text) from None
     if not isinstance(doc.get("events"), list):
         raise LogError("events: must be a list of the game's entries (it may be empty)")
     return game
@@ -78,15 +80,15 @@ def clean_event(engine: Engine, event: Any) -> dict[str, Any]:
     event = {key: value for key, value in event.items() if value is not None}
     kind = event.get("type")
     if not isinstance(kind, str) or kind not in engine.events:
-        raise RuleError(f"type must be {' or '.join(engine.events)}, not {describe(kind)}")
+        raise RuleError("type must be %(types)s, not %(value)s", types=Either(engine.events), value=describe(kind))
     for key in event:
         if key not in EVENT_EXTRAS and key not in engine.events[kind]:
-            raise RuleError(f"a {kind} event has no field {describe(key)}")
+            raise RuleError("a %(type)s event has no field %(key)s", type=kind, key=describe(key))
     # at, by and note are text (LOG-FORMAT.md); anything else used to reach the database on
     # import and fail there (found by tests/reliability/test_fuzz.py)
     for key in ("at", "by", "note"):
         if key in event and not isinstance(event[key], str):
-            raise RuleError(f"{key} must be text, not {describe(event[key])}")
+            raise RuleError("%(key)s must be text, not %(value)s", key=key, value=describe(event[key]))
     return event
 
 
@@ -97,7 +99,7 @@ def fold(game: Game, events: Iterable[Any]) -> Any:
         try:
             state = game.apply(state, event)
         except RuleError as error:
-            raise LogError(f"event {number}: {error}") from None
+            raise LogError("event %(number)s: %(error)s", number=number, error=error.text) from None
     return state
 
 

@@ -21,7 +21,7 @@ import sqlite_utils
 
 from .gamelog import FORMAT, Game, LogError, clean_event, read_header
 from .games import ENGINES
-from .games.base import RuleError
+from .games.base import Both, Either, RuleError, Text
 from .games.settle import fewest_transfers
 from .store import changed, immediate
 
@@ -32,11 +32,13 @@ JOIN_WINDOW = 600  # ... in this many seconds
 
 
 class Refused(Exception):
-    """A request the table cannot take; `status` is the HTTP status, the message is for players."""
+    """A request the table cannot take; `status` is the HTTP status, the message is for players:
+    `text` (a Text, translated on the screens), as one sentence in English by `str()`."""
 
-    def __init__(self, message: str, status: int = 409) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, status: int = 409, /, **values: Any) -> None:
+        self.text = Text.of(message, **values)
         self.status = status
+        super().__init__(sentence(self.text))
 
 
 def now() -> str:
@@ -58,7 +60,7 @@ def create_table(db: sqlite_utils.Database, device: str, game: str, rules: Any,
     themselves when they join). RuleError-free: bad input is Refused with a message."""
     engine = ENGINES.get(game)
     if engine is None:
-        raise Refused(f"There is no game called {game!r}.", 400)
+        raise Refused("There is no game called %(game)s.", 400, game=repr(game))
     names = [n.strip() for n in names if n and n.strip()]
     if scribe and scribe.strip():
         names_and_roles = [(n, "player") for n in names] + [(scribe.strip(), "scribe")]
@@ -94,14 +96,16 @@ def _free_code(db: sqlite_utils.Database) -> str:
 def _check_names(names: list[str]) -> None:
     seen: dict[str, str] = {}
     if len(names) > MAX_SEATS:
-        raise Refused(f"A table has at most {MAX_SEATS} seats.", 400)
+        raise Refused("A table has at most %(seats)s seats.", 400, seats=MAX_SEATS)
     for name in names:
         if len(name) > 40:
-            raise Refused(f"The name {name[:40]!r}… is longer than 40 characters.", 400)
+            raise Refused("The name %(name)s… is longer than 40 characters.", 400, name=repr(name[:40]))
         if name.casefold() in seen:
             first = seen[name.casefold()]
-            same = f"{first} is" if first == name else f"{first} and {name} are"
-            raise Refused(f"{same} at the table twice: give each player their own name.", 400)
+            if first == name:
+                raise Refused("%(name)s is at the table twice: give each player their own name.", 400, name=name)
+            raise Refused("%(names)s are at the table twice: give each player their own name.", 400,
+                          names=Both((first, name)))
         seen[name.casefold()] = name
 
 
@@ -115,10 +119,11 @@ def _check_header(header: dict, allow_unseated: bool = False) -> Game | None:
         if allow_unseated and message.startswith(("players:", "teams:")):
             if not message.startswith(("players: the name", "players: player")) and "listed twice" not in message:
                 return None
-        raise Refused(_sentence(message), 400) from None
+        raise Refused(error.text, 400) from None
 
 
-def _sentence(message: str) -> str:
+def sentence(message: str) -> str:
+    """A message as a sentence: a capital first, a full stop last."""
     return message[:1].upper() + message[1:] + ("" if message.endswith((".", "!", "?")) else ".")
 
 
@@ -151,7 +156,9 @@ def by_code(db: sqlite_utils.Database, code: str, address: str) -> dict:
         if not rows:  # the attempt is kept: the refusal comes after the commit
             db["join_attempts"].insert({"address": address, "at": time.time()})
     if not rows:
-        raise Refused(f"No table has the code {clean or '(empty)'}. Check the letters on the host's screen.", 404)
+        if not clean:
+            raise Refused("Type the code shown on the host's screen.", 404)
+        raise Refused("No table has the code %(code)s. Check the letters on the host's screen.", 404, code=clean)
     return rows[0]
 
 
@@ -198,7 +205,7 @@ def join(db: sqlite_utils.Database, table: dict, device: str, seat_id: Any = Non
     with immediate(db):
         mine = list(db["seats"].rows_where("table_id = ? AND device = ?", [table["id"], device]))
         if mine:
-            raise Refused(f"This phone already sits as {mine[0]['name']}.", 409)
+            raise Refused("This phone already sits as %(name)s.", 409, name=mine[0]["name"])
         if new_name is not None:
             name = new_name.strip()
             if not name:
@@ -223,7 +230,7 @@ def join(db: sqlite_utils.Database, table: dict, device: str, seat_id: Any = Non
         if seat["table_id"] != table["id"]:
             raise Refused("Pick one of the seats at this table.", 400)
         if seat["device"]:
-            raise Refused(f"{seat['name']}'s seat is taken by another phone. The host can free it.", 409)
+            raise Refused("%(name)s's seat is taken by another phone. The host can free it.", 409, name=seat["name"])
         db["seats"].update(seat["id"], {"device": device, "joined_at": now()})
         changed(db, table["id"])
         return db["seats"].get(seat["id"])
@@ -468,8 +475,7 @@ def _check_writer(played: Played, who: Viewer, event: dict) -> dict:
     if who.writes_for_all or writers is None:
         return event
     if who.name not in writers:
-        names = " or ".join(sorted(writers))
-        raise Refused(f"It is not your turn: {names} writes now.", 403)
+        raise Refused("It is not your turn: %(names)s writes now.", 403, names=Either(sorted(writers)))
     if takes_player and event.get("player") and event["player"] != who.name:
         try:
             named = played.game.setup.player(event["player"])
@@ -499,14 +505,16 @@ def submit(db: sqlite_utils.Database, table: dict, who: Viewer, event: Any, idem
         if seen is not None and seen != len(played.entries):
             if seen < len(played.entries):
                 by = played.entries[-1][0].by
-                raise Refused(f"This was already entered{' by ' + by if by else ''}: check the board. Nothing was added.")
+                if by:
+                    raise Refused("This was already entered by %(name)s: check the board. Nothing was added.", name=by)
+                raise Refused("This was already entered: check the board. Nothing was added.")
             raise Refused("The last entry was undone meanwhile: check the board and enter it again.")
         event = _check_writer(played, who, dict(event))
         try:
             clean_event(played.engine, event)
             played.game.apply(played.state, event)
         except RuleError as error:
-            raise Refused(_sentence(str(error))) from None
+            raise Refused(error.text) from None
         stored = {k: v for k, v in event.items() if k not in ("at", "by")}
         db.execute("DELETE FROM drafts WHERE game_id = ?", [game_row["id"]])
         changed(db, table["id"])
@@ -536,7 +544,7 @@ def save_draft(db: sqlite_utils.Database, table: dict, who: Viewer, payload: Any
             try:
                 verify(played.state, payload)
             except RuleError as error:
-                raise Refused(_sentence(str(error))) from None
+                raise Refused(error.text) from None
             stamp = _stamp(who)
             db["drafts"].upsert({"game_id": game_row["id"], "payload": json.dumps(payload),
                                  "by": stamp["by"], "device": stamp["device"], "at": stamp["at"]},
@@ -598,8 +606,9 @@ def correct(db: sqlite_utils.Database, table: dict, who: Viewer, target: Any, ev
             for number, candidate in enumerate(events, 1):
                 state = played.game.apply(state, candidate)
         except RuleError as error:
-            where = "" if number == index + 1 else f" (entry {number} would no longer fit: "
-            raise Refused(_sentence(f"{where}{error}{')' if where else ''}".strip())) from None
+            if number == index + 1:
+                raise Refused(error.text) from None
+            raise Refused("%(error)s (entry %(number)s would no longer fit)", error=error.text, number=number) from None
         changed(db, table["id"])
         return db["events"].insert({
             "game_id": game_row["id"], "kind": "correct", "payload": json.dumps(replacement),
@@ -658,7 +667,8 @@ def import_log(db: sqlite_utils.Database, doc: Any, device: str = "import") -> d
     # a table seats at most MAX_SEATS, imported or not: a log of thousands of players (which
     # /import takes from anyone) made a table that slowed every statistics page (test_fuzz.py)
     if len(game.setup.players) > MAX_SEATS:
-        raise LogError(f"players: a table has at most {MAX_SEATS} seats, this log has {len(game.setup.players)} players")
+        raise LogError("players: a table has at most %(seats)s seats, this log has %(players)s players",
+                       seats=MAX_SEATS, players=len(game.setup.players))
     fold_log(game, doc["events"])  # refuse before writing anything
     header = {k: v for k, v in doc.items() if k != "events"}
     with immediate(db):

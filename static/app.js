@@ -7,6 +7,25 @@
   const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
   const PENDING = "scorekeeper.pending";
 
+  // --- the player's language: phrases from /i18n/<language>.js (scorekeeper/web/i18n.py) ---
+  // t("Throw %(n)s", {n: 2}) and nt("%(num)s entry", "%(num)s entries", n) as gettext does
+  const text = window.scorekeeperText || {lang: "en", messages: {}};
+  const lang = document.documentElement.lang || text.lang;
+  const numbers = new Intl.NumberFormat(lang);
+  const plurals = new Intl.PluralRules(lang);
+  const num = (n) => numbers.format(n);
+  const fill = (phrase, values = {}) => phrase.replace(/%\((\w+)\)s/g, (hole, name) =>
+    name in values ? (typeof values[name] === "number" ? num(values[name]) : String(values[name])) : hole);
+  function t(phrase, values) {
+    const found = text.messages[phrase];
+    return fill(typeof found === "string" && found ? found : phrase, values);
+  }
+  function nt(singular, plural, n, values = {}) {
+    const forms = text.messages[singular];
+    const found = forms && (forms[plurals.select(n)] || forms.other);
+    return fill(found || (n === 1 ? singular : plural), {num: n, ...values});
+  }
+
   // --- theme ------------------------------------------------------------------------------
   const theme = localStorage.getItem("scorekeeper.theme");
   if (theme) document.documentElement.dataset.theme = theme;
@@ -86,13 +105,13 @@
         try {
           await send(items[0]);
         } catch {
-          net("offline", `Offline — ${items.length} entr${items.length === 1 ? "y" : "ies"} kept, will resend`);
+          net("offline", nt("Offline — %(num)s entry kept, will resend", "Offline — %(num)s entries kept, will resend", items.length));
           return;
         }
         items = queue().filter((i) => i.idem !== items[0].idem);
         saveQueue(items);
       }
-      if ($("#net")?.dataset.state === "offline") net("online", "Back online");
+      if ($("#net")?.dataset.state === "offline") net("online", t("Back online"));
     } finally {
       flushing = false;
     }
@@ -151,18 +170,18 @@
       try {
         const r = await fetch(board.dataset.boardUrl, {credentials: "same-origin", headers: {"X-Requested-With": "fetch"}});
         if (r.ok) swapBoard(await r.text());
-        if (!queue().length) net("polling", "Live updates paused — refreshing every 4 s");
+        if (!queue().length) net("polling", t("Live updates paused — refreshing every 4 s"));
       } catch {
-        net("offline", "Offline — waiting for the network");
+        net("offline", t("Offline — waiting for the network"));
       }
     }, 4000);
   }
   function stopPolling() { clearInterval(poller); poller = null; }
-  document.addEventListener("htmx:sse:error", () => { net("offline", "Connection lost — reconnecting"); startPolling(); });
-  document.addEventListener("htmx:sse:after:connection", () => { stopPolling(); if (!queue().length) net("live", "Live"); });
+  document.addEventListener("htmx:sse:error", () => { net("offline", t("Connection lost — reconnecting")); startPolling(); });
+  document.addEventListener("htmx:sse:after:connection", () => { stopPolling(); if (!queue().length) net("live", t("Live")); });
   document.addEventListener("htmx:sse:close", startPolling);
   document.addEventListener("htmx:after:swap", (e) => { if (e.target?.id === "board") afterBoard(); });
-  window.addEventListener("offline", () => net("offline", "Offline — entries are kept and sent when the network is back"));
+  window.addEventListener("offline", () => net("offline", t("Offline — entries are kept and sent when the network is back")));
 
   // --- value picker (two taps: a cell, then a value) -------------------------------------------------
   const picker = () => $("#picker");
@@ -203,7 +222,7 @@
       }
       const values = JSON.parse(row.dataset.values || "[]");
       const label = row.querySelector("th").textContent.trim();
-      openPicker(`Column ${column} · ${label}`, values, {
+      openPicker(t("Column %(column)s · %(row)s", {column, row: label}), values, {
         url: picker().dataset.enter,
         fields: (value) => ({event: {type: "score", column, row: cell.dataset.row, value}, seen}),
       });
@@ -212,7 +231,7 @@
     const fix = e.target.closest("[data-correct]");
     if (fix) {
       const values = JSON.parse(fix.dataset.values || "[]");
-      openPicker(`Correct ${fix.dataset.player}: column ${fix.dataset.column}, row ${fix.dataset.row}`, values, {
+      openPicker(t("Correct %(player)s: column %(column)s, row %(row)s", {player: fix.dataset.player, column: fix.dataset.column, row: fix.dataset.rowLabel || fix.dataset.row}), values, {
         url: picker().dataset.correctUrl,
         fields: (value) => ({target: fix.dataset.correct, event: {value, dice: null, served: null}}),
       });
@@ -231,13 +250,13 @@
       const b = document.createElement("button");
       b.type = "button"; b.className = "die small"; b.dataset.remove = i;
       b.textContent = $(`[data-face="${face}"]`, pad).textContent;
-      b.setAttribute("aria-label", `remove ${b.textContent}`);
+      b.setAttribute("aria-label", t("remove %(face)s", {face: b.textContent}));
       return b;
     }));
     if (dice.length < 5) {
       $("[data-options]", pad).replaceChildren();
       unlight();
-      thrown.dataset.left = `${5 - dice.length} more`;
+      thrown.dataset.left = t("%(n)s more", {n: 5 - dice.length});
     } else {
       thrown.dataset.left = "";
       lookUp();
@@ -254,7 +273,7 @@
       $("[data-options]", pad).innerHTML = html;
       light();
     } catch {
-      net("offline", "Offline — tap a cell and its value instead");
+      net("offline", t("Offline — tap a cell and its value instead"));
     }
   }
   function light() {
@@ -279,7 +298,7 @@
     if (dice.length === 5) light();
     $("#board")?.dispatchEvent(new CustomEvent("scorekeeper:board", {bubbles: true}));
   }
-  window.scorekeeper = {post};
+  window.scorekeeper = {post, t, nt, num};
 
   // --- keep the screen awake during a game -------------------------------------------------------------
   let lock = null;

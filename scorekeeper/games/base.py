@@ -13,8 +13,55 @@ from fractions import Fraction
 from typing import Any, Callable, Mapping, Protocol
 
 
-class RuleError(ValueError):
-    """An entry or setting the rules do not allow; the message is shown to players as is."""
+class Text(str):
+    """Words a player reads, in English, remembering what they were made of: `template` (the
+    message id of the translation catalogs, with %(name)s holes) and the `values` that fill
+    it. The engines know nothing of languages: the CLI prints the English, the screens
+    translate the template and its values (scorekeeper/web/i18n.py).
+
+    >>> text = Text("%(side)s has already written column %(column)s", side="Anna", column=2)
+    >>> text, text.template, text.values["column"]
+    ('Anna has already written column 2', '%(side)s has already written column %(column)s', 2)
+    """
+
+    template: str
+    values: Mapping[str, Any]
+
+    def __new__(cls, template: str, /, **values: Any) -> "Text":
+        self = super().__new__(cls, template % values if values else template)
+        self.template, self.values = template, values
+        return self
+
+    @classmethod
+    def of(cls, message: str, /, **values: Any) -> "Text":
+        """`message` as a Text: itself when it is one already and no values are added."""
+        return message if isinstance(message, Text) and not values else cls(str(message), **values)
+
+
+class Either(tuple):
+    """Names or words any one of which will do: "Anna or Ben", in each player's language."""
+
+    def __str__(self) -> str:
+        return " or ".join(map(str, self))
+
+
+class Both(tuple):
+    """Names or words that all count: "Anna, Ben and Cleo", in each player's language."""
+
+    def __str__(self) -> str:
+        return " and ".join(filter(None, (", ".join(map(str, self[:-1])), *map(str, self[-1:]))))
+
+
+class TextError(ValueError):
+    """An error whose message is a Text: `str(error)` is the English, `error.text` translates."""
+
+    def __init__(self, message: str, /, **values: Any) -> None:
+        self.text = Text.of(message, **values)
+        super().__init__(self.text)
+
+
+class RuleError(TextError):
+    """An entry or setting the rules do not allow; the message is shown to players."""
 
 
 @dataclass(frozen=True)
@@ -40,13 +87,13 @@ class Setup:
             for player in self.players:
                 if player.casefold() == wanted:
                     return player
-        raise RuleError(f"{describe(name)} is not a player at this table")
+        raise RuleError("%(name)s is not a player at this table", name=describe(name))
 
     def side_of(self, player: str) -> Side:
         for side in self.sides:
             if player in side.members:
                 return side
-        raise RuleError(f"{player} is not on any side")  # unreachable for a checked setup
+        raise RuleError("%(player)s is not on any side", player=player)  # unreachable for a checked setup
 
     def side(self, name: Any) -> Side:
         """The side `name` refers to (a team name, or a player when there are no teams)."""
@@ -55,8 +102,9 @@ class Setup:
             for side in self.sides:
                 if side.name.casefold() == wanted:
                     return side
-        what = "team" if self.teams else "player"
-        raise RuleError(f"{describe(name)} is not a {what} at this table")
+        if self.teams:
+            raise RuleError("%(name)s is not a team at this table", name=describe(name))
+        raise RuleError("%(name)s is not a player at this table", name=describe(name))
 
 
 def make_setup(players: list[str], teams: list[tuple[str, list[str]]] | None) -> Setup:
@@ -66,12 +114,12 @@ def make_setup(players: list[str], teams: list[tuple[str, list[str]]] | None) ->
     clean: list[str] = []
     for number, name in enumerate(players, 1):
         if not isinstance(name, str) or not name.strip():
-            raise RuleError(f"players: player {number} needs a name")
+            raise RuleError("players: player %(number)s needs a name", number=number)
         name = name.strip()
         if len(name) > 40:
-            raise RuleError(f"players: the name of player {number} is longer than 40 characters")
+            raise RuleError("players: the name of player %(number)s is longer than 40 characters", number=number)
         if any(name.casefold() == seen.casefold() for seen in clean):
-            raise RuleError(f"players: {name} is listed twice")
+            raise RuleError("players: %(name)s is listed twice", name=name)
         clean.append(name)
     setup = Setup(tuple(clean), tuple(Side(p, (p,)) for p in clean), teams=False)
     if teams is None:
@@ -80,28 +128,31 @@ def make_setup(players: list[str], teams: list[tuple[str, list[str]]] | None) ->
     placed: set[str] = set()
     for number, (team_name, members) in enumerate(teams, 1):
         if not isinstance(team_name, str) or not team_name.strip():
-            raise RuleError(f"teams: team {number} needs a name")
+            raise RuleError("teams: team %(number)s needs a name", number=number)
         team_name = team_name.strip()
         if len(team_name) > 40:
-            raise RuleError(f"teams: the name of team {number} is longer than 40 characters")
+            raise RuleError("teams: the name of team %(number)s is longer than 40 characters", number=number)
         if any(team_name.casefold() == s.name.casefold() for s in sides):
-            raise RuleError(f"teams: two teams are called {team_name}")
+            raise RuleError("teams: two teams are called %(team)s", team=team_name)
         if not isinstance(members, list) or not members:
-            raise RuleError(f"teams: team {team_name} has no players")
+            raise RuleError("teams: team %(team)s has no players", team=team_name)
         resolved = []
         for member in members:
             try:
                 player = setup.player(member)
             except RuleError:
-                raise RuleError(f"teams: {describe(member)} in team {team_name} is not in players") from None
+                raise RuleError("teams: %(name)s in team %(team)s is not in players",
+                                name=describe(member), team=team_name) from None
             if player in placed:
-                raise RuleError(f"teams: {player} is in more than one team")
+                raise RuleError("teams: %(player)s is in more than one team", player=player)
             placed.add(player)
             resolved.append(player)
         sides.append(Side(team_name, tuple(resolved)))
     missing = [p for p in clean if p not in placed]
     if missing:
-        raise RuleError(f"teams: {', '.join(missing)} {'is' if len(missing) == 1 else 'are'} in no team")
+        if len(missing) == 1:
+            raise RuleError("teams: %(player)s is in no team", player=missing[0])
+        raise RuleError("teams: %(players)s are in no team", players=Both(missing))
     return Setup(tuple(clean), tuple(sides), teams=True)
 
 
@@ -122,9 +173,10 @@ class Setting:
 
     default: Any
     check: Check
-    expects: str  # e.g. "1 or 3"; used in "rules.columns must be 1 or 3"
-    label: str = ""  # what a player reads on the "open a table" form
+    expects: str  # e.g. Text("1 or 3"); used in "rules.columns must be 1 or 3"
+    label: str = ""  # what a player reads on the "open a table" form, a Text
     choices: tuple[Any, ...] = ()  # offered on the form, when the values are few
+    names: tuple[str, ...] = ()  # what the form calls each choice (Texts), when not the value itself
 
 
 def integer(value: Any) -> int:
@@ -185,8 +237,8 @@ def parse_rules(raw: Any, settings: Mapping[str, Setting]) -> dict[str, Any]:
     rules = {}
     for key in raw:
         if key not in settings:
-            known = ", ".join(settings) or "none"
-            raise RuleError(f"rules.{key}: this game has no such setting (settings: {known})")
+            raise RuleError("rules.%(key)s: this game has no such setting (settings: %(known)s)",
+                            key=key, known=", ".join(settings) or "none")
     for key, setting in settings.items():
         value = raw.get(key)
         if value is None:
@@ -195,7 +247,8 @@ def parse_rules(raw: Any, settings: Mapping[str, Setting]) -> dict[str, Any]:
         try:
             rules[key] = setting.check(value)
         except ValueError:
-            raise RuleError(f"rules.{key}: must be {setting.expects}, not {describe(value)}") from None
+            raise RuleError("rules.%(key)s: must be %(expects)s, not %(value)s",
+                            key=key, expects=setting.expects, value=describe(value)) from None
     return rules
 
 
@@ -237,9 +290,9 @@ def number(value: Fraction | int) -> int | float:
     return (cents if value > 0 else -cents) / 100
 
 
-def require(condition: bool, message: str) -> None:
+def require(condition: bool, message: str, /, **values: Any) -> None:
     if not condition:
-        raise RuleError(message)
+        raise RuleError(message, **values)
 
 
 def field(event: Mapping[str, Any], key: str, check: Check, expects: str, default: Any = ...) -> Any:
@@ -247,9 +300,10 @@ def field(event: Mapping[str, Any], key: str, check: Check, expects: str, defaul
     value = event.get(key)
     if value is None:
         if default is ...:
-            raise RuleError(f"{key} is missing (it must be {expects})")
+            raise RuleError("%(key)s is missing (it must be %(expects)s)", key=key, expects=expects)
         return default
     try:
         return check(value)
     except ValueError:
-        raise RuleError(f"{key} must be {expects}, not {describe(value)}") from None
+        raise RuleError("%(key)s must be %(expects)s, not %(value)s", key=key, expects=expects,
+                        value=describe(value)) from None

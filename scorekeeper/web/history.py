@@ -12,6 +12,7 @@ from flask import Blueprint, Response, redirect, render_template, request, url_f
 from .. import tables
 from ..gamelog import LogError, parse_json
 from .db import get_db
+from .i18n import _, translate
 from .security import device_id
 
 bp = Blueprint("history", __name__)
@@ -41,10 +42,10 @@ def import_log():
     upload = request.files.get("log")
     text = upload.read() if upload and upload.filename else request.form.get("text", "").strip()
     if not text:
-        return render_template("import.html", message="Choose a game log file (or paste one) first."), 400
+        return render_template("import.html", message=_("Choose a game log file (or paste one) first.")), 400
     try:
         table = tables.import_log(get_db(), parse_json(text), device=device_id())
     except LogError as error:
-        return render_template("import.html", message=str(error),
+        return render_template("import.html", message=translate(error),
                                text=text if isinstance(text, str) else ""), 400
     return redirect(url_for("history.history", token=table["join_token"]), 303)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, render_template
 
 from ..games import ENGINES
+from .i18n import _
 
 bp = Blueprint("pages", __name__)
 
@@ -16,5 +17,5 @@ def index():
 
 @bp.get("/rules/<game>")
 def rules(game: str):
-    engine = ENGINES.get(game) or abort(404, "There is no such game.")
+    engine = ENGINES.get(game) or abort(404, _("There is no such game."))
     return render_template(f"rules/{game}.html", engine=engine)

@@ -16,6 +16,7 @@ from .. import charts, stats, tables
 from ..games import ENGINES
 from ..games.settle import cents_text, round_half_away
 from .db import get_db
+from .i18n import _
 
 bp = Blueprint("players", __name__)
 
@@ -61,7 +62,7 @@ def index():
 def player(name: str):
     found = everyone(get_db()).get(name.strip().casefold())
     if found is None:
-        abort(404, "Nobody of that name has finished or started a game here yet.")
+        abort(404, _("Nobody of that name has finished or started a game here yet."))
     lines = found.lines
     money_charts = {}
     for currency in found.money():

@@ -65,7 +65,9 @@ def check_csrf() -> None:
     expected = session.get("csrf")
     if not isinstance(expected, str) or not hmac.compare_digest(str(sent).encode(), expected.encode()):
         g.csrf_failed = True
-        abort(403, "This page has expired. Reload it and try again.")
+        from .i18n import _  # the language is chosen from the session this module reads
+
+        abort(403, _("This page has expired. Reload it and try again."))
 
 
 def set_headers(response):

@@ -18,9 +18,10 @@ from werkzeug.exceptions import HTTPException
 
 from .. import store, tables
 from ..games import ENGINES
-from ..games.base import RuleError, parse_rules
+from ..games.base import RuleError, Text, parse_rules
 from ..live import sse_message
 from .db import get_db, hub
+from .i18n import _, html_lang, say, translate
 from .links import base_url
 from .security import device_id
 
@@ -49,13 +50,13 @@ def json_field(name: str):
 
 @bp.get("/new/<game>")
 def new(game: str):
-    engine = ENGINES.get(game) or abort(404, "There is no such game.")
+    engine = ENGINES.get(game) or abort(404, _("There is no such game."))
     return render_template("new.html", engine=engine, values={}, names=[""] * 4)
 
 
 @bp.post("/new/<game>")
 def create(game: str):
-    engine = ENGINES.get(game) or abort(404, "There is no such game.")
+    engine = ENGINES.get(game) or abort(404, _("There is no such game."))
     names = [n[:MAX_FIELD] for n in request.form.getlist("player")][: tables.MAX_SEATS + 1]
     values = {key: field(f"rule_{key}") for key in engine.settings}
     try:
@@ -64,7 +65,7 @@ def create(game: str):
                                     scribe=field("scribe") if field("seating") == "scribe" else None)
     except tables.Refused as refusal:
         return render_template("new.html", engine=engine, values=values, names=names + [""],
-                               message=str(refusal)), refusal.status
+                               message=say(refusal)), refusal.status
     return redirect(url_for("tables.table", token=table["join_token"]), 303)
 
 
@@ -82,15 +83,20 @@ def rules_from_form(engine, values: dict[str, str]) -> dict:
             try:
                 rules[key] = int(text)
             except ValueError:
-                raise tables.Refused(f"{setting.label or key}: type a whole number.", 400) from None
+                raise tables.Refused("%(setting)s: type a whole number.", 400, setting=setting.label or key) from None
+        elif key == "stake" and text.count(",") == 1 and "." not in text:
+            rules[key] = text.replace(",", ".")  # "0,50", as most of Europe writes it
         else:
             rules[key] = text
     try:
         parse_rules(rules, engine.settings)
     except RuleError as error:
-        key = str(error).split(":", 1)[0].removeprefix("rules.")
-        label = engine.settings[key].label if key in engine.settings else key
-        raise tables.Refused(f"{label}: {str(error).split(': ', 1)[-1]}", 400) from None
+        values = error.text.values  # "rules.<key>: must be <expects>, not <value>"
+        setting = engine.settings.get(values.get("key"))
+        if setting is None or "expects" not in values:
+            raise tables.Refused(error.text, 400) from None
+        raise tables.Refused("%(setting)s: must be %(expects)s, not %(value)s", 400, setting=setting.label or values["key"],
+                             expects=setting.expects, value=values["value"]) from None
     return rules
 
 
@@ -102,7 +108,7 @@ def join_by_code():
     try:
         table = tables.by_code(get_db(), field("code"), request.remote_addr or "?")
     except tables.Refused as refusal:
-        return render_template("index.html", engines=ENGINES.values(), message=str(refusal),
+        return render_template("index.html", engines=ENGINES.values(), message=say(refusal),
                                code=field("code")[:12]), refusal.status
     return redirect(url_for("tables.table", token=table["join_token"]), 303)
 
@@ -184,7 +190,7 @@ def board_html(table: dict, who: tables.Viewer) -> str:
     change and kind of viewer, whatever the number of phones watching."""
     change = hub().query(lambda db: store.last_change(db, table["id"]))
     kind = ("board" if who.read_only else
-            f"{'host' if who.is_host else 'guest'}:{who.seat['id'] if who.seat else '-'}")
+            f"{'host' if who.is_host else 'guest'}:{who.seat['id'] if who.seat else '-'}") + f":{html_lang()}"
 
     def render() -> str:
         return hub().query(lambda db: _render_board(db, table, who, change))
@@ -378,7 +384,7 @@ def export(token: str, number: int):
     table = tables.by_join_token(db, token)
     rows = [g for g in tables.games_of(db, table["id"]) if g["number"] == number]
     if not rows:
-        abort(404, "There is no such game at this table.")
+        abort(404, _("There is no such game at this table."))
     played = tables.load(db, rows[0])
     body = json.dumps(played.log(), ensure_ascii=False, indent=1)
     response = Response(body, mimetype="application/json")
@@ -392,13 +398,23 @@ def export(token: str, number: int):
 
 @bp.app_errorhandler(tables.Refused)
 def refused(refusal: tables.Refused):
-    return message_response(str(refusal), refusal.status)
+    return message_response(say(refusal), refusal.status)
 
 
 @bp.app_errorhandler(HTTPException)
 def http_error(error: HTTPException):
-    text = error.description if error.code in (403, 404, 405, 413, 429) else None
-    return message_response(text or error.name, error.code or 500)
+    """Our own aborts carry a translated description; werkzeug's defaults are replaced by ours."""
+    if error.description != type(error).description:
+        text = error.description
+    elif error.code == 404:
+        text = _("There is nothing here. Check the link.")
+    elif error.code == 405:
+        text = _("That does not work on this page.")
+    elif error.code == 413:
+        text = _("That is too much to send at once.")
+    else:
+        text = _("That did not work. Reload the page and try again.")
+    return message_response(text, error.code or 500)
 
 
 def message_response(text: str, status: int) -> Response:

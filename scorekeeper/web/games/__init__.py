@@ -8,7 +8,6 @@ from importlib.util import find_spec
 from flask import Flask
 
 from ...games import ENGINES
-from ...games.settle import cents_text
 
 
 def init_app(app: Flask) -> None:
@@ -16,4 +15,3 @@ def init_app(app: Flask) -> None:
         if find_spec(f"{__name__}.{name}") is None:
             continue  # a game whose screens need nothing beyond its templates
         import_module(f".{name}", __name__).init_app(app)
-    app.jinja_env.globals["money"] = cents_text

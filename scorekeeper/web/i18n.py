@@ -1,0 +1,308 @@
+"""Languages: which one a phone sees, every message translated, numbers and money in the
+locale's format, and the phrases the page scripts show.
+
+A phone gets the language it chose on the switcher (kept in its signed session), else the
+best of its Accept-Language header; the header's region stays for formats, so an Austrian
+phone reads German with Austrian money ("€ 1,50"). Messages come in three kinds, all looked
+up here: `_()`/`ngettext()` in views and templates, `Text` from the engines and the tables
+service (translated with its values, see games/base.py), and `t()`/`nt()` in static/*.js,
+whose translations the page loads from /i18n/<language>.js.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+from urllib.parse import urlsplit
+
+from babel import Locale, UnknownLocaleError
+from babel.lists import format_list
+from babel.messages.extract import extract_from_file
+from babel.numbers import format_currency, format_decimal
+from flask import Blueprint, Flask, Response, current_app, redirect, request, session, url_for
+from flask_babel import Babel, get_locale, get_translations
+
+from ..games.base import Both, Either, Text
+from ..games.settle import round_half_away
+from ..tables import sentence
+
+LANGUAGES = {"en": "English", "de": "Deutsch", "pl": "Polski", "es": "Español"}
+SOURCE = "en"  # the language the messages are written in: it has no catalog
+SCRIPTS = ("app.js", "games")  # under static/: where the pages' own scripts mark their phrases
+
+bp = Blueprint("i18n", __name__)
+
+
+# --- which language ----------------------------------------------------------------------------
+
+
+def _parse(tag: str) -> Locale | None:
+    try:
+        return Locale.parse(tag.replace("-", "_"))
+    except (ValueError, TypeError, UnknownLocaleError):
+        return None
+
+
+def select_locale() -> str:
+    """The device's choice, else the first language of its header that we have; a region
+    the header names for that language is kept (de_AT formats money as Austria does)."""
+    header = [locale for locale in (_parse(tag) for tag, _ in request.accept_languages) if locale]
+    chosen = session.get("lang")
+    if chosen in LANGUAGES:
+        regional = [loc for loc in header if loc.language == chosen and loc.territory]
+        return str(regional[0]) if regional else chosen
+    for locale in header:
+        if locale.language in LANGUAGES:
+            return str(locale)
+    return SOURCE
+
+
+def language() -> str:
+    """The two-letter language of this request ('de' for de_AT)."""
+    return get_locale().language
+
+
+def html_lang() -> str:
+    """The page's lang attribute: 'de-AT'."""
+    return str(get_locale()).replace("_", "-")
+
+
+# --- messages ----------------------------------------------------------------------------------
+
+
+def _lookup(msgid: str, context: str | None = None) -> str:
+    translations = get_translations()
+    if context is not None:
+        translated = translations.upgettext(context, msgid)
+        key = f"{context}\x04{msgid}"
+    else:
+        translated = translations.ugettext(msgid)
+        key = msgid
+    _note_missing(translations, key)
+    return translated
+
+
+def _lookup_plural(singular: str, plural: str, n: int, context: str | None = None) -> str:
+    translations = get_translations()
+    if context is not None:
+        translated = translations.unpgettext(context, singular, plural, n)
+        key = (f"{context}\x04{singular}", 0)
+    else:
+        translated = translations.ungettext(singular, plural, n)
+        key = (singular, 0)
+    _note_missing(translations, key)
+    return translated
+
+
+def _note_missing(translations, key) -> None:
+    """With I18N_STRICT (the tests), a message the current catalog lacks is recorded in
+    app.extensions["i18n.missing"]: pages render on, and the test fails."""
+    if not current_app.config.get("I18N_STRICT") or language() == SOURCE:
+        return
+    catalog = getattr(translations, "_catalog", {})
+    if not catalog.get(key):
+        missing = current_app.extensions.setdefault("i18n.missing", set())
+        missing.add((language(), key if isinstance(key, str) else key[0]))
+
+
+def _format(template: str, values: dict[str, Any]) -> str:
+    return template % values if values else template
+
+
+def _(message: str, /, **values: Any) -> str:
+    """The message in this request's language, its %(name)s holes filled."""
+    return _format(_lookup(message), {k: localize(v) for k, v in values.items()})
+
+
+def ngettext(singular: str, plural: str, n: int, /, **values: Any) -> str:
+    values.setdefault("num", n)
+    return _format(_lookup_plural(singular, plural, n), {k: localize(v) for k, v in values.items()})
+
+
+def pgettext(context: str, message: str, /, **values: Any) -> str:
+    return _format(_lookup(message, context), {k: localize(v) for k, v in values.items()})
+
+
+def translate(message: Any) -> str:
+    """A Text (or an error carrying one) in this request's language, values included; any
+    other value as text. A translation whose holes do not fit shows the English instead."""
+    text = getattr(message, "text", message)
+    if not isinstance(text, Text):
+        return localize(text)
+    values = {key: localize(value) for key, value in text.values.items()}
+    try:
+        return _format(_lookup(text.template), values)
+    except (KeyError, ValueError, TypeError):
+        return str(text)
+
+
+def say(message: Any) -> str:
+    """A refusal or other message as the sentence a player reads."""
+    return sentence(translate(message))
+
+
+def localize(value: Any) -> str:
+    """One value of a message in this request's locale."""
+    if isinstance(value, Text):
+        return translate(value)
+    if isinstance(value, Either):
+        return format_list([localize(v) for v in value], style="or", locale=get_locale())
+    if isinstance(value, Both):
+        return format_list([localize(v) for v in value], locale=get_locale())
+    if isinstance(value, (int, float, Decimal, Fraction)) and not isinstance(value, bool):
+        return number(value)
+    return str(value)
+
+
+# --- numbers and money ----------------------------------------------------------------------------
+
+
+def number(value: Any, signed: bool = False) -> str:
+    """1234.5 as '1.234,5' in German; with `signed`, '+' before a positive number."""
+    if isinstance(value, Fraction):
+        value = Decimal(round_half_away(value * 100)) / 100
+    text = format_decimal(value, locale=get_locale())
+    return f"+{text}" if signed and value > 0 else text
+
+
+def money(amount: Any, currency: str | None = None, signed: bool = False) -> str:
+    """An amount in units ("1.50", a Decimal) as the locale writes money: '1,50 €' in German,
+    '€ 1,50' in Austria; without a currency, just the figure with two decimals."""
+    value = Decimal(str(amount))
+    if currency:
+        try:
+            text = format_currency(value, currency, locale=get_locale())
+        except (ValueError, KeyError):
+            text = f"{format_decimal(value, format='#,##0.00', locale=get_locale())} {currency}"
+    else:
+        text = format_decimal(value, format="#,##0.00", locale=get_locale())
+    return f"+{text}" if signed and value > 0 else text
+
+
+def cents(value: Any, currency: str | None = None, signed: bool = False) -> str:
+    """Cents (an int, or a Fraction: a team member's share) as money."""
+    return money(Decimal(round_half_away(Fraction(value))) / 100, currency, signed)
+
+
+# --- the page scripts' phrases -----------------------------------------------------------------------
+
+
+def script_messages(app: Flask) -> list[tuple[str, str | None]]:
+    """(singular, plural) of every t()/nt() in our static scripts, read from the files."""
+    found: dict[tuple[str, str | None], None] = {}
+    static = app.static_folder
+    paths = []
+    for entry in SCRIPTS:
+        path = os.path.join(static, entry)
+        if os.path.isdir(path):
+            paths += sorted(os.path.join(path, name) for name in os.listdir(path) if name.endswith(".js"))
+        elif os.path.isfile(path):
+            paths.append(path)
+    for path in paths:
+        for _line, message, _comments, _context in extract_from_file(
+                "javascript", path, keywords={"t": None, "nt": (1, 2)}):
+            key = (message, None) if isinstance(message, str) else (message[0], message[1])
+            found[key] = None
+    return list(found)
+
+
+def _samples(locale: Locale) -> dict[str, int]:
+    """A number for each plural category of the locale ('one': 1, 'few': 2, 'many': 5 …)."""
+    samples: dict[str, int] = {}
+    for n in (*range(0, 200), 1000000):
+        samples.setdefault(locale.plural_form(n), n)
+    return samples
+
+
+def script_catalog(lang: str) -> dict[str, Any]:
+    """The scripts' phrases in `lang`: a string each, or {category: string} for plurals."""
+    app = current_app._get_current_object()
+    messages = app.extensions["i18n.scripts"]
+    locale = Locale.parse(lang)
+    from flask_babel import force_locale
+
+    cache = app.extensions.setdefault("i18n.script_catalogs", {})
+    if lang in cache:
+        return cache[lang]
+    out: dict[str, Any] = {}
+    with force_locale(lang):
+        for singular, plural in messages:
+            if plural is None:
+                out[singular] = _lookup(singular)
+            else:
+                out[singular] = {category: _lookup_plural(singular, plural, n)
+                                 for category, n in _samples(locale).items()}
+    cache[lang] = out
+    return out
+
+
+@bp.get("/i18n/<lang>.js")
+def script(lang: str):
+    if lang not in LANGUAGES:
+        return Response("/* no such language */", 404, mimetype="text/javascript")
+    body = "window.scorekeeperText = " + json.dumps(
+        {"lang": lang, "messages": script_catalog(lang)}, ensure_ascii=False, sort_keys=True) + ";\n"
+    response = Response(body, mimetype="text/javascript")
+    response.headers["Cache-Control"] = "public, max-age=31536000, immutable"  # the URL has a version
+    return response
+
+
+def script_url() -> str:
+    return url_for("i18n.script", lang=language(), v=current_app.extensions["i18n.version"])
+
+
+# --- choosing a language ----------------------------------------------------------------------------
+
+
+@bp.post("/language")
+def choose():
+    """The switcher: the device keeps its language; back to the page it was on."""
+    chosen = request.form.get("lang", "")
+    if chosen in LANGUAGES:
+        session["lang"] = chosen
+        session.permanent = True
+    target = request.form.get("next", "")
+    parts = urlsplit(target)
+    if not target.startswith("/") or target.startswith("//") or parts.scheme or parts.netloc:
+        target = url_for("pages.index")
+    return redirect(target, 303)
+
+
+def _vary(response):
+    response.vary.add("Accept-Language")
+    return response
+
+
+def _version(app: Flask) -> str:
+    """Changes when a catalog or a script does: part of the /i18n/ script's URL."""
+    digest = hashlib.sha256()
+    folder = os.path.join(app.root_path, "translations")
+    for root, _dirs, files in sorted(os.walk(folder)):
+        for name in sorted(files):
+            if name.endswith(".mo"):
+                with open(os.path.join(root, name), "rb") as handle:
+                    digest.update(handle.read())
+    digest.update(repr(app.extensions["i18n.scripts"]).encode())
+    return digest.hexdigest()[:10]
+
+
+def init_app(app: Flask) -> None:
+    Babel(app, locale_selector=select_locale)
+    app.extensions["i18n.scripts"] = script_messages(app)
+    app.extensions["i18n.version"] = _version(app)
+    app.register_blueprint(bp)
+    app.after_request(_vary)
+    # our lookups in templates too, so the strict mode of the tests sees every message; Jinja
+    # fills the holes itself, escaping the values
+    app.jinja_env.install_gettext_callables(
+        _lookup, _lookup_plural, newstyle=True,
+        pgettext=lambda context, message: _lookup(message, context),
+        npgettext=lambda context, singular, plural, n: _lookup_plural(singular, plural, n, context))
+    app.jinja_env.globals.update(
+        tr=translate, number=number, money=money, cents=cents, languages=LANGUAGES,
+        language=language, html_lang=html_lang, i18n_script_url=script_url)
+    app.jinja_env.filters.update(tr=translate, number=number)

@@ -1,0 +1,439 @@
+"""Four languages: every page in German, Polish and Spanish without a missing message, no word
+on any page that escapes translation, catalogs complete and in step with the source, the
+phone's language chosen from its header or the switcher, numbers and money as the locale
+writes them.
+
+The tour (`tour()`) walks every page and fragment a game shows: the start and form pages, a
+table opened on a phone at every stage, every log of tests/logs imported (finished, unfinished,
+teams) with its history, board, big screen and players, the refusals of the refused logs, and
+every GET route of the URL map for those tables. Two ways of walking it:
+
+- in de, pl and es with I18N_STRICT, where every message looked up that its catalog lacks is
+  recorded (scorekeeper/web/i18n.py) and must not be;
+- in a pseudo-language whose catalog, made from the source at test time, wraps every message
+  in ⟦…⟧: whatever a page shows outside the brackets (player names, numbers and symbols
+  aside) was never marked for translation.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import unicodedata
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.frontend import parse_keywords, parse_mapping_cfg
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+from scorekeeper import create_app
+from scorekeeper.web import i18n
+
+ROOT = Path(__file__).resolve().parents[1]
+LOGS = ROOT / "tests" / "logs"
+TRANSLATIONS = ROOT / "scorekeeper" / "translations"
+LANGS = ("de", "pl", "es")
+PSEUDO = "eo"  # a locale Babel knows and we do not ship: the pseudo-language of the tour
+GAMES = ("escalero", "euchre", "kaques", "escoba")
+# what a page may show untranslated: the product's and the games' names, the languages' own
+# names on the switcher, the log format's name
+PROPER = ("Scorekeeper", "Escalero", "Euchre", "Jaques le Kaques", "Escoba", "English", "Deutsch",
+          "Polski", "Español", "scorekeeper-log/1", "JSON", "EN", "DE", "PL", "ES", PSEUDO.upper())
+# attributes a player reads (or hears) besides the text
+READ_ATTRIBUTES = ("placeholder", "aria-label", "title", "alt")
+
+
+# --- the messages of the source ----------------------------------------------------------------
+
+
+def source_messages() -> dict[tuple[str | None, str], object]:
+    """(context, msgid) -> msgid or (singular, plural), extracted as `make messages` does."""
+    with open(ROOT / "babel.cfg") as handle:
+        method_map, options_map = parse_mapping_cfg(handle)
+    spec = re.search(r"^KEYWORDS := (.*)$", (ROOT / "Makefile").read_text(), re.M).group(1)
+    keywords = dict(DEFAULT_KEYWORDS)
+    keywords.update(parse_keywords(spec.replace("-k ", "").split()))
+    found = {}
+    for _file, _line, message, _comments, context in extract_from_dir(
+            str(ROOT), method_map, options_map, keywords=keywords):
+        key = message if isinstance(message, str) else message[0]
+        found[(context, key)] = message
+    return found
+
+
+@pytest.fixture(scope="module")
+def extracted():
+    return source_messages()
+
+
+def catalog(lang: str):
+    with open(TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po", "rb") as handle:
+        return read_po(handle, locale=lang)
+
+
+# --- walking every page -------------------------------------------------------------------------
+
+
+class Texts(HTMLParser):
+    """What a player reads on a page: text outside scripts and styles, and READ_ATTRIBUTES."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.skip = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "style"):
+            self.skip += 1
+        for name, value in attrs:
+            if name in READ_ATTRIBUTES and value:
+                self.parts.append(value)
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style") and self.skip:
+            self.skip -= 1
+
+    def handle_data(self, data):
+        if not self.skip and data.strip():
+            self.parts.append(data)
+
+
+def read(html: str) -> list[str]:
+    parser = Texts()
+    parser.feed(html)
+    return parser.parts
+
+
+def import_log(phone, path: Path):
+    return phone.post("/import", {"log": (io.BytesIO(path.read_bytes()), path.name)},
+                      fetch=False, content_type="multipart/form-data")
+
+
+def token_of(response) -> str:
+    return response.headers["Location"].rstrip("/").split("/")[-2]
+
+
+def tour(app, phone, lang: str, game: str | None) -> dict[str, object]:
+    """Every page (name -> response) of one game, or the pages of no game for game=None,
+    as a phone speaking `lang` sees them."""
+    def device():
+        made = phone()
+        made.post("/language", {"lang": lang, "next": "/"}, fetch=False)
+        return made
+
+    host, stranger = device(), device()
+    pages: dict[str, object] = {}
+
+    def get(who, name, url):
+        pages[f"{name} ({url})"] = who.get(url)
+
+    if game is None:
+        get(stranger, "start", "/")
+        get(stranger, "import form", "/import")
+        pages["import refused: not JSON"] = host.post("/import", {"text": "{nope"}, fetch=False)
+        pages["import refused: nothing"] = host.post("/import", {"text": ""}, fetch=False)
+        pages["join refused: wrong code"] = stranger.post("/join", {"code": "ZZZZZZ"}, fetch=False)
+        pages["join refused: no code"] = stranger.post("/join", {"code": ""}, fetch=False)
+        get(stranger, "missing page", "/nope")
+        get(stranger, "no such table", "/t/nope")
+        pages["refusal fragment"] = stranger.post("/t/nope/entries", {})
+        pages["expired page"] = stranger.client.post("/t/nope/entries", data={"csrf": "forged"})
+        get(stranger, "no such player", "/players/Nobody%20Here")
+        get(stranger, "players, none yet", "/players")
+        return pages
+
+    get(stranger, "new table form", f"/new/{game}")
+    get(stranger, "rules", f"/rules/{game}")
+    pages["new table refused"] = host.post(f"/new/{game}", {"player": ["Anna", "anna"]}, fetch=False)
+    # a table opened on a phone: waiting for its players, then in play
+    players = ("Anna", "Ben", "Cleo", "Dora") if game == "euchre" else ("Anna", "Ben")
+    opened = host.open_table(game=game, players=players)
+    get(host, "waiting, host", f"/t/{opened}")
+    get(stranger, "waiting, stranger", f"/t/{opened}")
+    seated = {}
+    for name in players:
+        seated[name] = device()
+        seated[name].join(opened, name)
+    get(host, "ready, host", f"/t/{opened}")
+    get(seated["Ben"], "ready, a player not on turn", f"/t/{opened}")
+    get(seated["Anna"], "ready, a player", f"/t/{opened}")
+    pages["refusal: an entry the rules refuse"] = seated["Anna"].enter(opened, {"type": "nonsense"})
+    # every log of the game, imported: finished and unfinished games, teams, settlements
+    tokens = [opened]
+    for path in sorted((LOGS / game).glob("*.json")):
+        if path.name.endswith(".expected.json"):
+            continue
+        response = import_log(host, path)
+        assert response.status_code == 303, (path, response.get_data(as_text=True)[:500])
+        tokens.append(token_of(response))
+    for path in sorted((LOGS / game / "refused").glob("*.json")):
+        pages[f"import refused: {path.name}"] = import_log(host, path)
+    # every GET route of the app for these tables (the read-only ones by the board token)
+    db_boards = boards(app, tokens)
+    for rule in app.url_map.iter_rules():
+        if "GET" not in rule.methods or rule.endpoint == "static" or "token" not in rule.arguments:
+            continue
+        if rule.endpoint.split(".")[0] in set(GAMES) - {game}:
+            continue
+        for token in tokens:
+            values = {"token": db_boards[token] if rule.rule.startswith("/b/") else token,
+                      "number": "1", "game": game, "lang": lang}
+            url = rule.rule
+            for name in rule.arguments:
+                url = re.sub(rf"<(?:\w+:)?{name}>", values.get(name, "x"), url)
+            url += QUERIES.get(rule.endpoint, "")
+            for who, device_ in (("host", host), ("stranger", stranger)):
+                response = device_.get(url)
+                if response.mimetype == "text/html" and "/live" not in url:
+                    pages[f"{rule.endpoint} as {who} ({url})"] = response
+                else:
+                    response.close()
+    get(stranger, "players", "/players")
+    for name in ("Anna", "Ben"):
+        get(stranger, f"player {name}", f"/players/{name}")
+    return pages
+
+
+QUERIES = {"escalero.placements": "?dice=5,5,5,2,2", "escoba.preview": "?c0=20&o0=5&s0=2&seven=0",
+           "escoba.finder": "?t=7o,8c&h=1e", "escoba.table_finder": "?t=7o&h=8b"}
+
+
+def boards(app, tokens) -> dict[str, str]:
+    import sqlite3
+
+    conn = sqlite3.connect(app.config["DATABASE"])
+    try:
+        return {token: conn.execute("SELECT board_token FROM tables WHERE join_token = ?", [token]).fetchone()[0]
+                for token in tokens}
+    finally:
+        conn.close()
+
+
+# --- every page in every language ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", [None, *GAMES], ids=["common", *GAMES])
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_page_renders_in_every_language_without_a_missing_message(app, phone, lang, game):
+    app.config["I18N_STRICT"] = True
+    pages = tour(app, phone, lang, game)
+    for name, response in pages.items():
+        assert response.status_code < 500, name
+        text = response.get_data(as_text=True)
+        if response.mimetype == "text/html" and "<html" in text:
+            assert f'<html lang="{lang}"' in text, name
+    missing = sorted(app.extensions.get("i18n.missing", ()))
+    assert not missing, f"{len(missing)} messages without a {lang} translation: {missing[:20]}"
+
+
+@pytest.fixture
+def pseudo_app(tmp_path, extracted, monkeypatch):
+    """The app with a catalog in which every message reads ⟦message⟧."""
+    pseudo = Catalog(locale=PSEUDO)
+    for (context, _key), message in extracted.items():
+        if isinstance(message, str):
+            pseudo.add(message, f"⟦{message}⟧", context=context)
+        else:
+            pseudo.add(tuple(message[:2]), tuple(f"⟦{m}⟧" for m in message[:2]), context=context)
+    folder = tmp_path / "pseudo" / PSEUDO / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    with open(folder / "messages.mo", "wb") as handle:
+        write_mo(handle, pseudo)
+    monkeypatch.setitem(i18n.LANGUAGES, PSEUDO, "Pseudo")
+    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "test.db"), "SECRET_KEY": "test",
+                       "STREAM_SECONDS": 0.05, "KEEPALIVE_SECONDS": 0.02,
+                       "BABEL_TRANSLATION_DIRECTORIES": f"{tmp_path / 'pseudo'};translations"})
+
+
+def unmarked(text: str, allowed: set[str]) -> str:
+    """What is left of a text once its translated parts, names, numbers and symbols are gone."""
+    while True:
+        stripped = re.sub(r"⟦[^⟦⟧]*⟧", " ", text)
+        if stripped == text:
+            break
+        text = stripped
+    for word in sorted(allowed, key=len, reverse=True):
+        text = text.replace(word, " ")
+    text = re.sub(r"https?://\S+", " ", text)
+    text = re.sub(r"\b[A-Z0-9]{6}\b", " ", text)  # a table's code
+    text = re.sub(r"\b[A-Z]{3}\b", " ", text)  # a currency's code
+    return "".join(ch for ch in text if not unicodedata.category(ch).startswith(("P", "S", "N", "Z", "C"))).strip()
+
+
+def data_names() -> set[str]:
+    """Every player, team and title of the logs: data, shown as written."""
+    names = {"Anna", "Ben", "Cleo", "Dora", "Nobody Here", "Pseudo", "{nope"}
+    for path in LOGS.glob("*/*.json"):
+        try:
+            doc = json.loads(path.read_text())
+        except ValueError:
+            continue
+        if not isinstance(doc, dict):
+            continue
+        names.update(p for p in doc.get("players") or [] if isinstance(p, str))
+        for team in doc.get("teams") or []:
+            if isinstance(team, dict) and isinstance(team.get("name"), str):
+                names.add(team["name"])
+        if isinstance(doc.get("title"), str):
+            names.add(doc["title"])
+    return names
+
+
+@pytest.mark.parametrize("game", [None, *GAMES], ids=["common", *GAMES])
+def test_no_page_shows_a_word_that_is_not_marked_for_translation(pseudo_app, phone, game):
+    Phone = type(phone())  # the suite's test phone, on the pseudo-language's app
+    allowed = data_names() | set(PROPER)
+    pages = tour(pseudo_app, lambda: Phone(pseudo_app), PSEUDO, game)
+    found = {}
+    for name, response in pages.items():
+        if response.mimetype != "text/html":
+            continue
+        for part in read(response.get_data(as_text=True)):
+            left = unmarked(part, allowed)
+            if left:
+                found.setdefault(part.strip()[:80], name)
+    assert not found, "not marked for translation:\n" + "\n".join(f"{text!r}  on {page}" for text, page in found.items())
+
+
+# --- the catalogs -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_message_of_the_source_has_a_translation(extracted, lang):
+    po = catalog(lang)
+    problems = []
+    for (context, key), message in extracted.items():
+        entry = po.get(key, context=context)
+        if entry is None:
+            problems.append(f"not in the catalog (run `make messages`): {key!r}")
+        elif entry.fuzzy:
+            problems.append(f"fuzzy: {key!r}")
+        elif not entry.string or (isinstance(entry.string, tuple) and not all(entry.string)):
+            problems.append(f"untranslated: {key!r}")
+    for message, errors in po.check():
+        problems += [f"{message.id!r}: {error}" for error in errors]
+    assert not problems, f"{len(problems)} problems in {lang}:\n" + "\n".join(problems[:40])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_catalog_holds_no_message_the_source_lost(extracted, lang):
+    stale = [m.id for m in catalog(lang) if m.id and (m.context, m.id if isinstance(m.id, str) else m.id[0])
+             not in extracted]
+    assert not stale, f"run `make messages`: {stale[:10]}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_translations_keep_the_holes_and_the_shape_of_the_message(lang):
+    """The same %(name)s holes, and no message left in English (a few words are the same in
+    both: they are listed)."""
+    same_ok = {"Live", "Poker", "Full House", "Grande", "Escoba", "OK", "Kaque", "Grand Kaque!",
+               "Le Kaque!", "Oh, Lálá!", "fertisch!", "Grandmère"}
+    for message in catalog(lang):
+        if not message.id or not message.string:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        holes = set(re.findall(r"%\((\w+)\)s", ids[-1]))
+        for string in strings:
+            assert set(re.findall(r"%\((\w+)\)s", string)) <= holes | set(re.findall(r"%\((\w+)\)s", ids[0])), \
+                (lang, message.id, string)
+
+
+# --- choosing the language ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("header, lang, locale", [
+    ("de-AT,de;q=0.9,en;q=0.5", "de", "de-AT"), ("es-ES,es;q=0.9", "es", "es-ES"), ("pl", "pl", "pl"),
+    ("fr-FR,de;q=0.5", "de", "de"), ("fr-FR", "en", "en"), ("", "en", "en"), ("*;q=0.1,x-nonsense", "en", "en"),
+])
+def test_the_phone_gets_the_language_of_its_header(client, header, lang, locale):
+    page = client.get("/", headers={"Accept-Language": header})
+    assert page.status_code == 200
+    assert f'<html lang="{locale}"' in page.get_data(as_text=True)
+    assert "Accept-Language" in page.headers["Vary"]
+    assert f"/i18n/{lang}.js?v=" in page.get_data(as_text=True)
+
+
+def test_the_switcher_keeps_the_device_language_and_returns_to_the_page(phone):
+    device = phone()
+    assert "Score the game at your table" in device.get("/", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    back = device.post("/language", {"lang": "es", "next": "/players"}, fetch=False)
+    assert back.status_code == 303 and back.headers["Location"] == "/players"
+    page = device.get("/", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert '<html lang="es"' in page
+    # the header's region stays for formats when it speaks the chosen language
+    assert '<html lang="es-MX"' in device.get("/", headers={"Accept-Language": "es-MX"}).get_data(as_text=True)
+    # anywhere but this site, and unknown languages, are refused quietly
+    assert device.post("/language", {"lang": "xx", "next": "https://evil.example/"}, fetch=False).headers["Location"] == "/"
+    assert device.post("/language", {"lang": "de", "next": "//evil.example"}, fetch=False).headers["Location"] == "/"
+    assert '<html lang="de"' in device.get("/").get_data(as_text=True)
+
+
+def test_the_switcher_needs_the_csrf_token(client):
+    assert client.post("/language", data={"lang": "de"}).status_code == 403
+
+
+def test_numbers_and_money_in_the_locale(app):
+    cases = {
+        "en": ("1,234.5", "€1,234.50", "+€1.50", "10,000"),
+        "de": ("1.234,5", "1.234,50\xa0€", "+1,50\xa0€", "10.000"),
+        "de_AT": ("1.234,5", "€\xa01.234,50", "+€\xa01,50", "10.000"),
+        "pl": ("1\xa0234,5", "1\xa0234,50\xa0€", "+1,50\xa0€", "10\xa0000"),
+        "es": ("1234,5", "1234,50\xa0€", "+1,50\xa0€", "10.000"),
+    }
+    from flask_babel import force_locale
+
+    with app.test_request_context("/"):
+        for locale, (plain, amount, signed, big) in cases.items():
+            with force_locale(locale):
+                assert i18n.number(1234.5) == plain, locale
+                assert i18n.money("1234.50", "EUR") == amount, locale
+                assert i18n.cents(150, "EUR", signed=True) == signed, locale
+                assert i18n.number(10000) == big, locale
+
+
+def test_the_scripts_phrases_come_translated(client, extracted):
+    script = client.get("/i18n/de.js?v=1")
+    assert script.status_code == 200 and script.mimetype == "text/javascript"
+    assert "immutable" in script.headers["Cache-Control"]
+    data = json.loads(script.get_data(as_text=True).split("=", 1)[1].rstrip().rstrip(";"))
+    assert data["lang"] == "de"
+    assert data["messages"]["Back online"] != "Back online"
+    plural = data["messages"]["Offline — %(num)s entry kept, will resend"]
+    assert set(plural) == {"one", "other"} and plural["one"] != plural["other"]
+    polish = json.loads(client.get("/i18n/pl.js").get_data(as_text=True).split("=", 1)[1].rstrip().rstrip(";"))
+    assert set(polish["messages"]["Offline — %(num)s entry kept, will resend"]) == {"one", "few", "many"}
+    assert client.get("/i18n/xx.js").status_code == 404
+
+
+def test_a_refusal_reads_in_the_players_language(phone):
+    host = phone()
+    host.post("/language", {"lang": "de", "next": "/"}, fetch=False)
+    token = host.open_table(players=("Anna", "Ben"))
+    anna, ben = phone(), phone()
+    anna.join(token, "Anna")
+    ben.join(token, "Ben")
+    ben.post("/language", {"lang": "es", "next": "/"}, fetch=False)
+    event = {"type": "score", "player": "Ben", "column": 1, "row": "F", "value": 30}
+    refused = ben.enter(token, event).get_data(as_text=True)
+    assert "Anna" in refused and "It is not your turn" not in refused
+    anna.post("/language", {"lang": "pl", "next": "/"}, fetch=False)
+    refused = anna.enter(token, {**event, "player": "Anna", "row": "F", "value": 31}).get_data(as_text=True)
+    assert "row F takes" not in refused and "31" in refused
+
+
+def test_each_language_gets_its_own_board(phone):
+    """Boards are rendered once per change and kind of viewer: and per language."""
+    host = phone()
+    token = host.open_table(players=("Anna", "Ben"))
+    boards = {}
+    for lang in ("en", "de"):
+        viewer = phone()
+        viewer.post("/language", {"lang": lang, "next": "/"}, fetch=False)
+        boards[lang] = viewer.get(f"/t/{token}/board").get_data(as_text=True)
+    assert boards["en"] != boards["de"]
