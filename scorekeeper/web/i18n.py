@@ -23,7 +23,7 @@ from babel import Locale, UnknownLocaleError
 from babel.lists import format_list
 from babel.messages.extract import extract_from_file
 from babel.numbers import format_currency, format_decimal
-from flask import Blueprint, Flask, Response, current_app, redirect, request, session, url_for
+from flask import Blueprint, Flask, Response, abort, current_app, redirect, request, session, url_for
 from flask_babel import Babel, get_locale, get_translations
 
 from ..games.base import Both, Either, Text
@@ -243,7 +243,7 @@ def script_catalog(lang: str) -> dict[str, Any]:
 @bp.get("/i18n/<lang>.js")
 def script(lang: str):
     if lang not in LANGUAGES:
-        return Response("/* no such language */", 404, mimetype="text/javascript")
+        abort(404, _("There is no such language."))
     body = "window.scorekeeperText = " + json.dumps(
         {"lang": lang, "messages": script_catalog(lang)}, ensure_ascii=False, sort_keys=True) + ";\n"
     response = Response(body, mimetype="text/javascript")

@@ -27,7 +27,7 @@ from scorekeeper.web.security import CSP
 SECTION = "access"
 # POST routes any device may use with its CSRF token: opening a table, joining one, and
 # importing a game log (it opens a new table, hosted by the importing device)
-OPEN = {"tables.create", "tables.join_by_code", "tables.join", "history.import_log"}
+OPEN = {"tables.create", "tables.join_by_code", "tables.join", "history.import_log", "i18n.choose"}
 F35 = {"type": "score", "column": 1, "row": "F", "value": 35}
 
 
@@ -172,6 +172,7 @@ def test_every_state_changing_route_needs_the_sessions_csrf_token(app, phone, wo
     requests.update({"history.import_log": ("/import", {"text": log}),
                      "tables.create": ("/new/escalero", {"player": ["X", "Y"]}),
                      "tables.join_by_code": ("/join", {"code": "ZZZZZZ"}),
+                     "i18n.choose": ("/language", {"lang": "de", "next": "/"}),
                      "tables.join": (f"/t/{world['fresh']}/join", {"seat": seat_ids(app, world["fresh"])["Anna"]}),
                      "history.import_log": ("/import", {"text": json.dumps({
                          "format": "scorekeeper-log/1", "game": "kaques", "players": ["X", "Y"], "events": []})})})

@@ -291,6 +291,8 @@ def route_strategies(game: str) -> dict:
         "pages.index": form(), "pages.rules": form(), "tables.new": form(),
         "static": form(v=junk_text),
         "history.import_log": form(text=log_texts, log=log_texts.map(lambda text: ("upload", text))),
+        "i18n.choose": form(lang=st.sampled_from(["de", "pl", "es", "en", "eo", "DE"]) | junk_text,
+                            next=st.sampled_from(["/", "/players", "//evil.example", "https://evil.example/"]) | junk_text),
     }
 
 
@@ -380,6 +382,9 @@ def test_fuzz_route(world, endpoint, figures):
             client.set_cookie("session", cookie)
         path = path_for(world, endpoint, game, token_kind, draw)
         headers = {"HX-Request": "true"} if htmx else {}
+        if draw(st.booleans()):  # the phone's languages, as any phone or script may send them
+            headers["Accept-Language"] = re.sub(r"[^\x20-\x7e]", "?", draw(st.sampled_from(
+                ["de-AT,de;q=0.9", "pl", "es-419", "*", "zz-ZZ;q=2", "de;q=x", ";;,", "en-US-u-nu-arab"]) | junk_text))
         before = snapshot(world["database"])
         if method == "POST":
             body = dict(fields)
