@@ -38,6 +38,24 @@ class Text(str):
         return message if isinstance(message, Text) and not values else cls(str(message), **values)
 
 
+class Plural(Text):
+    """A Text whose words depend on a count: `singular` and `plural` English templates, `n`
+    choosing (and filling %(num)s); each language has its own forms (Polish has three).
+
+    >>> Plural("%(num)s die was kept", "%(num)s dice were kept", 3)
+    '3 dice were kept'
+    """
+
+    plural: str
+    n: int
+
+    def __new__(cls, singular: str, plural: str, n: int, /, **values: Any) -> "Plural":
+        values = {"num": n, **values}
+        self = Text.__new__(cls, singular if n == 1 else plural, **values)
+        self.template, self.plural, self.n = singular, plural, n
+        return self
+
+
 class Either(tuple):
     """Names or words any one of which will do: "Anna or Ben", in each player's language."""
 
@@ -248,7 +266,7 @@ def parse_rules(raw: Any, settings: Mapping[str, Setting]) -> dict[str, Any]:
             rules[key] = setting.check(value)
         except ValueError:
             raise RuleError("rules.%(key)s: must be %(expects)s, not %(value)s",
-                            key=key, expects=setting.expects, value=describe(value)) from None
+                            key=key, expects=Text.of(setting.expects), value=describe(value)) from None
     return rules
 
 
@@ -296,7 +314,9 @@ def require(condition: bool, message: str, /, **values: Any) -> None:
 
 
 def field(event: Mapping[str, Any], key: str, check: Check, expects: str, default: Any = ...) -> Any:
-    """Read and check one event key, with a message naming it."""
+    """Read and check one event key, with a message naming it (`expects` is words a player
+    reads: a Text, so the screens translate it)."""
+    expects = Text.of(expects)
     value = event.get(key)
     if value is None:
         if default is ...:

@@ -14,19 +14,21 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 from urllib.parse import urlsplit
 
 from babel import Locale, UnknownLocaleError
+from babel.dates import format_date, format_datetime
 from babel.lists import format_list
 from babel.messages.extract import extract_from_file
 from babel.numbers import format_currency, format_decimal
 from flask import Blueprint, Flask, Response, abort, current_app, redirect, request, session, url_for
 from flask_babel import Babel, get_locale, get_translations
 
-from ..games.base import Both, Either, Text
+from ..games.base import Both, Either, Plural, Text
 from ..games.settle import round_half_away
 from ..tables import sentence
 
@@ -135,6 +137,8 @@ def translate(message: Any) -> str:
         return localize(text)
     values = {key: localize(value) for key, value in text.values.items()}
     try:
+        if isinstance(text, Plural):
+            return _format(_lookup_plural(text.template, text.plural, text.n), values)
         return _format(_lookup(text.template), values)
     except (KeyError, ValueError, TypeError):
         return str(text)
@@ -186,6 +190,24 @@ def money(amount: Any, currency: str | None = None, signed: bool = False) -> str
 def cents(value: Any, currency: str | None = None, signed: bool = False) -> str:
     """Cents (an int, or a Fraction: a team member's share) as money."""
     return money(Decimal(round_half_away(Fraction(value))) / 100, currency, signed)
+
+
+def when(iso_text: Any, with_time: bool = False) -> str:
+    """A stored time ("2025-03-05T20:15:07+00:00") as the locale writes a short date: '3/5/25',
+    '05.03.25'; `with_time` adds the hour and minute ('3/5/25, 8:15 PM', '05.03.25, 20:15'),
+    in the server's time zone: the pub's clock (times are stored in UTC). Text that is not a
+    time is shown as it is. Digits only, no month names: they fit a phone's line in every
+    language."""
+    text = "" if iso_text is None else str(iso_text)
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return text
+    if moment.tzinfo is not None:
+        moment = moment.astimezone()
+    if with_time:
+        return format_datetime(moment, "short", tzinfo=moment.tzinfo, locale=get_locale())
+    return format_date(moment, "short", locale=get_locale())
 
 
 # --- the page scripts' phrases -----------------------------------------------------------------------
@@ -303,6 +325,6 @@ def init_app(app: Flask) -> None:
         pgettext=lambda context, message: _lookup(message, context),
         npgettext=lambda context, singular, plural, n: _lookup_plural(singular, plural, n, context))
     app.jinja_env.globals.update(
-        tr=translate, number=number, money=money, cents=cents, languages=LANGUAGES,
+        tr=translate, number=number, money=money, cents=cents, when=when, languages=LANGUAGES,
         language=language, html_lang=html_lang, i18n_script_url=script_url)
     app.jinja_env.filters.update(tr=translate, number=number)
