@@ -18,6 +18,7 @@ from .base import (
     RuleError,
     Setting,
     Setup,
+    Text,
     boolean,
     currency_code,
     describe,
@@ -57,8 +58,9 @@ class Row(StrEnum):
         return int(self.value)
 
 
-ROW_NAMES = {Row.STRAIGHT: "Straight", Row.FULL_HOUSE: "Full House", Row.POKER: "Poker",
-             Row.GRANDE: "Grande", Row.DOUBLE_GRANDE: "Grande served"}
+# the combinations by name, for "dice 1-2-3-4-6 do not make Straight"; picture rows take any dice
+ROW_NAMES = {Row.STRAIGHT: Text("Straight"), Row.FULL_HOUSE: Text("Full House"), Row.POKER: Text("Poker"),
+             Row.GRANDE: Text("Grande"), Row.DOUBLE_GRANDE: Text("Grande served")}
 PICTURES = (Row.ONE, Row.TWO, Row.THREE, Row.FOUR, Row.FIVE, Row.SIX)
 COLUMN_VALUES = (1, 2, 4)  # game points for winning column 1, 2, 3
 
@@ -72,7 +74,7 @@ class Throw:
 
     def __post_init__(self) -> None:
         if len(self.dice) != 5 or any(face not in FACES for face in self.dice):
-            raise RuleError(f"dice must be five faces from 1 to 6, not {describe(list(self.dice))}")
+            raise RuleError("dice must be five faces from 1 to 6, not %(dice)s", dice=describe(list(self.dice)))
 
     @property
     def counts(self) -> list[int]:
@@ -83,14 +85,20 @@ class Throw:
 # --- settings ------------------------------------------------------------------------
 
 settings: dict[str, Setting] = {
-    "columns": Setting(3, one_of(3, 1), "1 or 3", "Columns per side", (3, 1)),
-    "straight": Setting(20, one_of(20, 25), "20 or 25", "Straight is worth", (20, 25)),
-    "double_grande": Setting(False, boolean, "true or false", "Extra row for a served Grande (100)"),
-    "sweep_bonus": Setting(2, whole_number(0, 1000), "a whole number, 0 or more", "Sweep bonus from each other side"),
-    "five_of_a_kind_as_lower": Setting(True, boolean, "true or false", "Five of a kind may be written as Poker or Full House"),
-    "stake": Setting("0", money, "an amount like \"0.50\"", "Stake per game point"),
-    "currency": Setting("EUR", currency_code, "a three-letter currency code like \"EUR\"", "Currency"),
-    "dice_faces": Setting("numbers", one_of("numbers", "poker"), "\"numbers\" or \"poker\"", "Dice", ("numbers", "poker")),
+    "columns": Setting(3, one_of(3, 1), Text("1 or 3"), Text("Columns per side"), (3, 1)),
+    "straight": Setting(20, one_of(20, 25), Text("20 or 25"), Text("Straight is worth"), (20, 25)),
+    "double_grande": Setting(False, boolean, Text("true or false"), Text("Extra row for a served Grande (100)")),
+    "sweep_bonus": Setting(2, whole_number(0, 1000), Text("a whole number, 0 or more"),
+                           Text("Sweep bonus from each other side")),
+    "five_of_a_kind_as_lower": Setting(True, boolean, Text("true or false"),
+                                       Text("Five of a kind may be written as Poker or Full House")),
+    "stake": Setting("0", money, Text("an amount like \"0.50\""), Text("Stake per game point")),
+    "currency": Setting("EUR", currency_code, Text("a three-letter currency code like \"EUR\""), Text("Currency")),
+    "dice_faces": Setting("numbers", one_of("numbers", "poker"), Text("\"numbers\" or \"poker\""), Text("Dice"),
+                          ("numbers", "poker"),
+                          # TRANSLATORS: the two kinds of dice on the form: plain ones, and poker dice by
+                          # their faces as your language names them (German 9 10 B D K A)
+                          names=(Text("1 to 6"), Text("9 10 J Q K A"))),
 }
 
 
@@ -233,12 +241,14 @@ def verify_score(state: State, event: Mapping[str, Any]) -> Entry:
     side = state.setup.side_of(player).name
     on_turn = state.side_on_turn
     if side != on_turn:
-        raise RuleError(f"it is {on_turn}'s turn, not {side}'s")
+        raise RuleError("it is %(on_turn)s's turn, not %(side)s's", on_turn=on_turn, side=side)
 
     column = event.get("column")
     columns = state.rules["columns"]
     if isinstance(column, bool) or not isinstance(column, int) or not 1 <= column <= columns:
-        raise RuleError(f"column must be {'1' if columns == 1 else 'from 1 to ' + str(columns)}, not {describe(column)}")
+        if columns == 1:
+            raise RuleError("column must be 1, not %(column)s", column=describe(column))
+        raise RuleError("column must be from 1 to %(columns)s, not %(column)s", columns=columns, column=describe(column))
     try:
         row = Row(event.get("row"))
     except ValueError:
@@ -246,38 +256,43 @@ def verify_score(state: State, event: Mapping[str, Any]) -> Entry:
     if row is Row.DOUBLE_GRANDE and row not in state.rows:
         raise RuleError("row GG (Grande served) is on the pad only when the double_grande rule is on")
     if row is None or row not in state.rows:
-        names = " ".join(r.value for r in state.rows)
-        raise RuleError(f"row must be one of {names}, not {describe(event.get('row'))}")
+        raise RuleError("row must be one of %(rows)s, not %(row)s",
+                        rows=" ".join(r.value for r in state.rows), row=describe(event.get("row")))
     if (column, row) in state.pads[side]:
-        raise RuleError(f"{side} has already written column {column}, row {row.value}")
+        raise RuleError("%(side)s has already written column %(column)s, row %(row)s",
+                        side=side, column=column, row=row.value)
 
     throw = None
     dice, served = event.get("dice"), event.get("served")
     if served is not None and not isinstance(served, bool):
-        raise RuleError(f"served must be true or false, not {describe(served)}")
+        raise RuleError("served must be true or false, not %(served)s", served=describe(served))
     if dice is not None:
         if not isinstance(dice, list) or any(isinstance(d, bool) or not isinstance(d, int) for d in dice):
-            raise RuleError(f"dice must be a list of five faces from 1 to 6, not {describe(dice)}")
+            raise RuleError("dice must be a list of five faces from 1 to 6, not %(dice)s", dice=describe(dice))
         throw = Throw(tuple(dice), bool(served))
     elif served:
         raise RuleError("served needs the dice that were served")
     if served and row.is_picture:
-        raise RuleError(f"row {row.value} is a picture: only combinations can be served")
+        raise RuleError("row %(row)s is a picture: only combinations can be served", row=row.value)
 
     value = event.get("value")
     if value is not None:
         if isinstance(value, bool) or not isinstance(value, int) or value not in allowed_values(row, state.rules):
-            allowed = ", ".join(map(str, allowed_values(row, state.rules)))
-            raise RuleError(f"row {row.value} takes {allowed}, not {describe(value)}")
+            raise RuleError("row %(row)s takes %(allowed)s, not %(value)s", row=row.value,
+                            allowed=", ".join(map(str, allowed_values(row, state.rules))), value=describe(value))
     if throw is not None:
         made = throw_value(row, throw, state.rules)
         if value is None:
             if made is None:
-                raise RuleError(f"{_dice_text(throw)} do not make {_row_name(row)} (to cross it out, write 0)")
+                raise RuleError("%(dice)s do not make %(combination)s (to cross it out, write 0)",
+                                dice=_dice_text(throw), combination=ROW_NAMES[row])
             value = made
         elif value != 0 and value != made:  # crossing out is allowed whatever was thrown
-            raise RuleError(f"{_dice_text(throw)} score {made if made is not None else 'nothing'} "
-                            f"in row {row.value}, not {value}")
+            if made is None:
+                raise RuleError("%(dice)s score nothing in row %(row)s, not %(value)s",
+                                dice=_dice_text(throw), row=row.value, value=value)
+            raise RuleError("%(dice)s score %(made)s in row %(row)s, not %(value)s",
+                            dice=_dice_text(throw), made=made, row=row.value, value=value)
     if value is None:
         raise RuleError("give the value to write, or the dice")
     return Entry(side, player, column, row, value, throw)
@@ -285,7 +300,7 @@ def verify_score(state: State, event: Mapping[str, Any]) -> Entry:
 
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if event.get("type") != "score":
-        raise RuleError(f"Escalero has only score events, not {describe(event.get('type'))}")
+        raise RuleError("Escalero has only score events, not %(type)s", type=describe(event.get("type")))
     entry = verify_score(state, event)
     pads = dict(state.pads)
     pads[entry.side] = {**pads[entry.side], (entry.column, entry.row): entry.value}
@@ -305,13 +320,9 @@ def writers(state: State) -> frozenset[str]:
     return frozenset(state.setup.side(side).members) if side else frozenset()
 
 
-def _dice_text(throw: Throw) -> str:
-    served = " served" if throw.served else ""
-    return "dice " + "-".join(map(str, throw.dice)) + served
-
-
-def _row_name(row: Row) -> str:
-    return ROW_NAMES.get(row, f"row {row.value}")
+def _dice_text(throw: Throw) -> Text:
+    dice = "-".join(map(str, throw.dice))
+    return Text("dice %(dice)s served", dice=dice) if throw.served else Text("dice %(dice)s", dice=dice)
 
 
 # --- where could this throw go? -------------------------------------------------------

@@ -113,7 +113,7 @@ def test_whole_game_reaches_settlement(server, browser, new_phone):
     board.wait_for_selector(".settle")
     text = board.inner_text(".settle")
     assert "Ben wins" in text
-    assert "-0.20" in text and "1.60" in text and "-1.40" in text
+    assert "-€0.20" in text and "€1.60" in text and "-€1.40" in text
     assert "Cleo → Ben" in text and "Anna → Ben" in text
 
 

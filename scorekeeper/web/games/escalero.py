@@ -10,29 +10,43 @@ from ... import tables
 from ...games import escalero
 from ...games.base import RuleError
 from ..db import get_db
+from ..i18n import _, pgettext
 from ..security import device_id
 
 bp = Blueprint("escalero", __name__)
 
 
 def choices(row: escalero.Row, rules) -> str:
-    """[[value, label], …] for the value picker of a row, as JSON for the page."""
+    """[[value, label], …] for the value picker of a row, as JSON for the page (labels in the
+    phone's language)."""
     options = []
     for value in escalero.allowed_values(row, rules):
         if value == 0:
-            label = "✕ cross out"
+            label = _("✕ cross out")
         elif row.is_picture:
-            label = f"{value // row.face}× → {value}"
+            # TRANSLATORS: a button of the value picker: 3 dice of the row's face → 12 points
+            label = _("%(count)s× → %(value)s", count=value // row.face, value=value)
         elif value in (escalero.allowed_values(row, rules)[1],) or row is escalero.Row.DOUBLE_GRANDE:
             label = f"{value}"
         else:
-            label = f"{value} served"
+            label = _("%(value)s served", value=value)
         options.append([value, label])
     return json.dumps(options, ensure_ascii=False)
 
 
+def pad_word(label: str) -> str:
+    """A face or row initial of the pad, as the engine writes it, in the phone's language:
+    poker faces (German B D K A) and the combinations' initials; 9, 10 and 1…6 stay."""
+    words = {"J": pgettext("poker die", "J"), "Q": pgettext("poker die", "Q"),
+             "K": pgettext("poker die", "K"), "A": pgettext("poker die", "A"),
+             "S": pgettext("Escalero row", "S"), "F": pgettext("Escalero row", "F"),
+             "P": pgettext("Escalero row", "P"), "G": pgettext("Escalero row", "G"),
+             "GG": pgettext("Escalero row", "GG")}
+    return words.get(label, label)
+
+
 def face_label(face: int, rules) -> str:
-    return escalero.POKER_FACES[face] if rules["dice_faces"] == "poker" else str(face)
+    return pad_word(escalero.POKER_FACES[face]) if rules["dice_faces"] == "poker" else str(face)
 
 
 @bp.get("/t/<token>/escalero/placements")
@@ -61,7 +75,7 @@ def placements(token: str):
 
 def row_label(row, rules) -> str:
     try:
-        return escalero.row_label(escalero.Row(row), rules)
+        return pad_word(escalero.row_label(escalero.Row(row), rules))
     except ValueError:
         return str(row)
 
