@@ -68,7 +68,7 @@ def test_four_names_are_seated_as_partners_opposite(phone, app):
     ben.join(token, "Ben")
     page = board(ben, token)
     assert scores(page) == [0, 0] and "data-hand-entry" in page
-    assert "<b>Anna</b> deals" in page and "<b>Ben</b> leads" in page.replace("<b>you</b> lead", "<b>Ben</b> leads")
+    assert "Anna deals · you lead" in page
     assert "Draw pairs by lot" not in host.get(f"/t/{token}").get_data(as_text=True)
     # only the host may change the teams
     teams = json.dumps(euchre_teams())
@@ -146,17 +146,17 @@ def test_a_hand_scores_and_the_deal_moves_on(table, app):
     assert response.status_code == 200
     page = response.get_data(as_text=True)
     assert scores(page) == [4, 0]
-    assert "Hand 2" in page and "<b>Ben</b> deals" in page and "<b>Cleo</b> leads" in page
+    assert "Hand 2" in page and "Ben deals · Cleo leads" in page
     assert '<span class="suit red" title="hearts">♥</span>' in page and '<span class="tag">alone</span>' in page
     assert "· march" in page and "Anna &amp; Cleo +4" in page
     assert played_of(app, token).result["points"] == {RED: 4, BLUE: 0}
 
     # Ben, the next dealer, sees "You deal"; a redeal passes the deal without points
     page = board(ben, token)
-    assert "<b>You</b> deal" in page
+    assert "You deal · Cleo leads" in page
     response = ben.post(f"/t/{token}/euchre/hand", {"event": json.dumps({"type": "redeal"}), "deal": "1"})
     page = response.get_data(as_text=True)
-    assert scores(page) == [4, 0] and "Hand 2" in page and "<b>Cleo</b> deals" in page
+    assert scores(page) == [4, 0] and "Hand 2" in page and "Cleo deals · Dora leads" in page
     assert "all passed — redeal <small class=\"muted\">(Ben dealt)</small>" in page
 
     # a lone defender: Dora stops Ben's side and takes all five
@@ -269,7 +269,7 @@ def test_first_to_ten_wins_and_the_rematch_keeps_partners_and_moves_the_deal(tab
     page = hand(ben, token, deal, maker="Cleo", tricks=3).get_data(as_text=True)
     assert scores(page) == [10, 1]
     assert 'class="winner">Anna &amp; Cleo</h2>' in page and "data-hand-entry" not in page
-    assert "Rematch: the same partners; <b>Ben</b> deals first." in page
+    assert "Rematch: the same partners; Ben deals first." in page
     rows = re.findall(r"<tr><th>([a-z ]+)</th><td>(\d+)</td><td>(\d+)</td></tr>", page)
     assert rows == [("hands made", "4", "1"), ("marches", "2", "0"), ("euchres", "1", "0"), ("alone", "1", "0")]
     assert "♥</span> 2× <small class=\"muted\">(1 made)</small>" in page
@@ -281,14 +281,14 @@ def test_first_to_ten_wins_and_the_rematch_keeps_partners_and_moves_the_deal(tab
     assert played.row["number"] == 2 and played.header["teams"] == euchre_teams()
     assert played.state.first_dealer == "Ben"
     page = board(ben, token)
-    assert scores(page) == [0, 0] and "<b>You</b> deal" in page and "<b>Cleo</b> leads" in page
+    assert scores(page) == [0, 0] and "You deal · Cleo leads" in page
 
 
 def test_a_long_race_is_drawn_as_a_bar(phone):
     host = phone()
     token = host.open_table("euchre", PLAYERS, target=21, first_dealer="Cleo")
     page = board(host, token)
-    assert page.count('<progress max="21" value="0">') == 2 and "<b>Cleo</b> deals" in page
+    assert page.count('<progress max="21" value="0">') == 2 and "Cleo deals · Dora leads" in page
 
 
 def test_the_rules_page(client):

@@ -14,9 +14,11 @@ from enum import StrEnum
 from typing import Any, Mapping
 
 from .base import (
+    Either,
     RuleError,
     Setting,
     Setup,
+    Text,
     boolean,
     describe,
     field,
@@ -64,10 +66,12 @@ def _player_name(value: Any) -> str | None:
 
 
 settings: dict[str, Setting] = {
-    "target": Setting(10, whole_number(1), "a whole number, 1 or more", "Points to win"),
-    "deck": Setting("24", one_of("24", "32", "25"), "\"24\", \"32\" or \"25\"",
-                    "Deck (24 cards; 32 with sevens and eights; 25 with a joker)", ("24", "32", "25")),
-    "first_dealer": Setting(None, _player_name, "the name of a player", "First dealer (default: the first seat)"),
+    "target": Setting(10, whole_number(1), Text("a whole number, 1 or more"), Text("Points to win")),
+    "deck": Setting("24", one_of("24", "32", "25"), Text("\"24\", \"32\" or \"25\""), Text("Deck"),
+                    ("24", "32", "25"), names=(Text("24 cards"), Text("32 cards, with sevens and eights"),
+                                               Text("25 cards, with a joker"))),
+    "first_dealer": Setting(None, _player_name, Text("the name of a player"),
+                            Text("First dealer (default: the first seat)")),
 }
 
 name = "euchre"
@@ -215,7 +219,7 @@ class State:
 
 def start(setup: Setup, rules: Mapping[str, Any]) -> State:
     players = setup.players
-    require(len(players) == 4, f"players: Euchre needs four players, not {len(players)}")
+    require(len(players) == 4, "players: Euchre needs four players, not %(count)s", count=len(players))
     require(setup.teams, "teams: Euchre is played by two teams of two; name the teams "
                          "(partners sit opposite: seats 1 & 3 and 2 & 4)")
     require(len(setup.sides) == 2 and all(len(side.members) == 2 for side in setup.sides),
@@ -223,8 +227,9 @@ def start(setup: Setup, rules: Mapping[str, Any]) -> State:
     for side in setup.sides:
         first, second = side.members
         if partner_of(setup, first) != second:
-            raise RuleError(f"teams: partners sit opposite each other (seats 1 & 3 and 2 & 4 of players), "
-                            f"but {first} and {second} of {side.name} sit side by side")
+            raise RuleError("teams: partners sit opposite each other (seats 1 & 3 and 2 & 4 of players), "
+                            "but %(first)s and %(second)s of %(team)s sit side by side",
+                            first=first, second=second, team=side.name)
     rules = dict(rules)
     if rules.get("first_dealer") is None:
         rules["first_dealer"] = players[0]
@@ -232,7 +237,7 @@ def start(setup: Setup, rules: Mapping[str, Any]) -> State:
         try:
             rules["first_dealer"] = setup.player(rules["first_dealer"])
         except RuleError as error:
-            raise RuleError(f"rules.first_dealer: {error}") from None
+            raise RuleError("rules.first_dealer: %(problem)s", problem=error.text) from None
     return State(setup, rules, rules["first_dealer"])
 
 
@@ -248,7 +253,8 @@ def _suit(value: Any) -> Suit:
 def _not_over(state: State) -> None:
     winner = state.winner
     if winner is not None:
-        raise RuleError(f"the game is over: {winner} reached {state.score()[winner]} points")
+        raise RuleError("the game is over: %(team)s reached %(points)s points",
+                        team=winner, points=state.score()[winner])
 
 
 def verify_hand(state: State, event: Mapping[str, Any]) -> Hand:
@@ -259,18 +265,20 @@ def verify_hand(state: State, event: Mapping[str, Any]) -> Hand:
         raise RuleError("maker is missing (the player who named trump)")
     maker = setup.player(event["maker"])
     makers = setup.side_of(maker)
-    tricks = field(event, "tricks", whole_number(0, TRICKS), f"from 0 to {TRICKS}")
-    alone = field(event, "alone", boolean, "true or false", False)
-    trump = field(event, "trump", _suit, "clubs, diamonds, hearts or spades", None)
+    tricks = field(event, "tricks", whole_number(0, TRICKS), Text("from 0 to %(most)s", most=TRICKS))
+    alone = field(event, "alone", boolean, Text("true or false"), False)
+    trump = field(event, "trump", _suit, Text("clubs, diamonds, hearts or spades"), None)
 
     defender_alone = event.get("defender_alone")
     if defender_alone is not None:
         defender_alone = setup.player(defender_alone)
         if defender_alone in makers.members:
-            defenders = " or ".join(p for p in setup.players if p not in makers.members)
-            who = "the maker" if defender_alone == maker else "the maker's partner"
-            raise RuleError(f"defender_alone must be a defender ({defenders}), "
-                            f"not {defender_alone}, {who}")
+            defenders = Either(p for p in setup.players if p not in makers.members)
+            if defender_alone == maker:
+                raise RuleError("defender_alone must be a defender (%(defenders)s), not %(player)s, the maker",
+                                defenders=defenders, player=defender_alone)
+            raise RuleError("defender_alone must be a defender (%(defenders)s), not %(player)s, "
+                            "the maker's partner", defenders=defenders, player=defender_alone)
 
     party, points = award(tricks, alone, defender_alone is not None)
     defenders = next(side for side in setup.sides if side is not makers)
@@ -311,7 +319,7 @@ def apply(state: State, event: Mapping[str, Any]) -> State:
     elif kind == "redeal":
         deal = verify_redeal(state)
     else:
-        raise RuleError(f"type must be hand or redeal, not {describe(kind)}")
+        raise RuleError("type must be hand or redeal, not %(type)s", type=describe(kind))
     return replace(state, deals=state.deals + (deal,))
 
 

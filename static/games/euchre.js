@@ -3,6 +3,7 @@
 // forgets them once the deal it was for has been entered. Posting is app.js's [data-post].
 (() => {
   "use strict";
+  const {t, nt, num} = window.scorekeeper;  // app.js, loaded first, has set it
   const $ = (sel, root = document) => root.querySelector(sel);
   const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
 
@@ -12,13 +13,22 @@
   function picker(p) {
     try { return JSON.parse(p.dataset.picker); } catch { return null; }
   }
-  const plus = (n) => `+${n}`;
-  const trickWord = (n) => `${n} trick${n === 1 ? "" : "s"}`;
+  const plus = (n) => `+${num(n)}`;
+  // a whole translated phrase around an element (a name in bold): MARK fills the phrase's
+  // hole, and the element takes its place, wherever the language puts it
+  const MARK = "\u0000";
+  function withName(phrase, element) {
+    const [before, after = ""] = phrase.split(MARK);
+    return [document.createTextNode(before), element, document.createTextNode(after)];
+  }
 
+  // what a hand of so many tricks is called, and that word with the points (a trick button)
   function gain(row, makerTeam, tricks) {
     const [team, points] = row[tricks];
-    const word = tricks === 5 ? "march" : tricks >= 3 ? "made" : "euchred";
-    return {team, points, word, theirs: team !== makerTeam};
+    const shown = {points: plus(points)};
+    const [word, label] = tricks === 5 ? [t("march"), t("march %(points)s", shown)]
+      : tricks >= 3 ? [t("made"), t("made %(points)s", shown)] : [t("euchred"), t("euchred %(points)s", shown)];
+    return {team, points, word, label, theirs: team !== makerTeam};
   }
 
   function text(el, value) { if (el) el.textContent = value; }
@@ -38,8 +48,9 @@
 
     if (hand.redeal) {
       box.hidden = false;
-      preview.replaceChildren(line("All passed twice: no points.", ""), line(`${data.next_dealer} deals next.`, "muted"));
-      confirm.textContent = "Confirm redeal";
+      preview.replaceChildren(line(t("All passed twice: no points."), ""),
+        line(t("%(name)s deals next.", {name: data.next_dealer}), "muted"));
+      confirm.textContent = t("Confirm redeal");
       arm(p, confirm, {type: "redeal"});
       return;
     }
@@ -49,9 +60,8 @@
     const row = maker.points[key];
     const makers = data.teams[maker.team];
     const chosen = $("[data-chosen]", p);
-    chosen.replaceChildren(strong(hand.maker, `team-${maker.team}`),
-      document.createTextNode(" named trump"));
-    chosen.title = `${makers} make`;
+    chosen.replaceChildren(...withName(t("%(name)s named trump", {name: MARK}), strong(hand.maker, `team-${maker.team}`)));
+    chosen.title = t("%(team)s make", {team: makers});
 
     $$("[data-lone]", p).forEach((b) => {
       const name = b.dataset.lone;
@@ -65,7 +75,7 @@
       const g = gain(row, maker.team, n);
       b.setAttribute("aria-pressed", String(n === hand.tricks));
       b.className = `button trick team-${g.team}${g.theirs ? " theirs" : ""}`;
-      text($("[data-gain]", b), `${g.word} ${plus(g.points)}`);
+      text($("[data-gain]", b), g.label);
     });
 
     if (hand.tricks === null) { box.hidden = true; return; }
@@ -73,15 +83,16 @@
     const g = gain(row, maker.team, hand.tricks);
     const score = [...data.score];
     score[g.team] += g.points;
-    const details = [hand.maker + (hand.alone ? " alone" : ""), trickWord(hand.tricks), g.word]
-      .concat(hand.defender ? [`${hand.defender} alone`] : []);
+    const details = [hand.alone ? t("%(name)s alone", {name: hand.maker}) : hand.maker,
+      nt("%(num)s trick", "%(num)s tricks", hand.tricks), g.word]
+      .concat(hand.defender ? [t("%(name)s alone", {name: hand.defender})] : []);
     const won = score[g.team] >= data.target;
     preview.replaceChildren(
       line(details.join(" · "), "muted"),
       scoreLine(data.teams, score, g.team),
-      won ? line(`That ends the game: ${data.teams[g.team]} first to ${data.target}`, "pv-win")
-        : line(`Led by ${maker.leads[key]} · ${data.next_dealer} deals next`, "muted small"));
-    confirm.textContent = `Confirm: ${data.teams[g.team]} ${plus(g.points)}`;
+      won ? line(t("That ends the game: %(team)s first to %(target)s", {team: data.teams[g.team], target: data.target}), "pv-win")
+        : line(t("Led by %(leader)s · %(dealer)s deals next", {leader: maker.leads[key], dealer: data.next_dealer}), "muted small"));
+    confirm.textContent = t("Confirm: %(team)s %(points)s", {team: data.teams[g.team], points: plus(g.points)});
     const event = {type: "hand", maker: hand.maker, tricks: hand.tricks};
     if (hand.alone) event.alone = true;
     if (hand.defender) event.defender_alone = hand.defender;

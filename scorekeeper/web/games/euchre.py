@@ -13,6 +13,7 @@ from ... import tables
 from ...games import euchre
 from ...games.base import RuleError
 from ..db import get_db
+from ..i18n import pgettext
 from ..security import device_id
 from ..tables import after_write, field, json_field
 
@@ -170,13 +171,26 @@ def hand_line(played: tables.Played, recorded: tables.Recorded, event: dict | No
         return HandLine(redeal=False, maker=str(event.get("maker")), tricks=event.get("tricks"))
     makers = state.setup.side_of(maker)
     team = makers if party is euchre.Party.MAKERS else next(s for s in state.setup.sides if s is not makers)
-    return HandLine(False, maker, tricks, alone, defender, event.get("trump"), euchre.outcome(tricks).value,
+    return HandLine(False, maker, tricks, alone, defender, _trump(event.get("trump")), euchre.outcome(tricks).value,
                     index[maker], team.name, index[team.members[0]], points,
                     known[0].dealer if known else None, known[1] if known else None, undone, corrected)
 
 
+def _trump(value: Any) -> str | None:
+    """The suit as SUITS names it: the engine takes " Hearts" too."""
+    suit = value.strip().lower() if isinstance(value, str) else None
+    return suit if suit in SUITS else None
+
+
 def suit_sign(suit: str | None) -> str:
     return SUITS.get(suit or "", "")
+
+
+def suit_name(suit: str | None) -> str:
+    """What a suit's sign says, in the phone's language (its title and label)."""
+    names = {"clubs": pgettext("card suit", "clubs"), "diamonds": pgettext("card suit", "diamonds"),
+             "hearts": pgettext("card suit", "hearts"), "spades": pgettext("card suit", "spades")}
+    return names.get(suit or "", "")
 
 
 def statistics(played: tables.Played) -> dict[str, Any]:
@@ -236,5 +250,6 @@ def init_app(app) -> None:
     app.register_blueprint(bp)
     app.jinja_env.globals.update(euchre_board=board_view, euchre_picker=picker_data,
                                  euchre_line=hand_line, euchre_current=current_event, euchre_suit=suit_sign,
+                                 euchre_suit_name=suit_name,
                                  euchre_red=RED_SUITS, euchre_stats=statistics,
                                  euchre_partners=partners)
