@@ -11,10 +11,11 @@ import re
 
 import pytest
 from click.testing import CliRunner
+from flask_babel import force_locale
 
 from scorekeeper.cli import cli
 from scorekeeper.games import kaques
-from scorekeeper.web.games.kaques import _nice_ceiling, chance, points_text
+from scorekeeper.web.games.kaques import _nice_ceiling, chance
 
 
 @pytest.fixture
@@ -66,8 +67,8 @@ def test_throws_show_live_on_every_phone_with_the_risk_meter(table):
     assert draft(anna, token, "Anna", [T([1, 5, 2, 3, 4, 6], [1, 5])]).status_code == 200
     seen = board(ben, token)
     assert "Anna's turn" in seen and "Turn so far <b>150</b>" in seen
-    assert "Next throw: 4 dice" in seen and "15.7\u202f%" in seen and "(17/108)" in seen
-    assert "<b>150</b> at stake" in seen
+    assert "Next throw: 4 dice" in seen and "15.7% chance of Le Kaque!" in seen and "(17/108)" in seen
+    assert "150 at stake" in seen
     assert pad(seen) is None  # Ben only watches
     assert banner(seen) is None  # nothing called yet
     mine = board(anna, token)
@@ -77,7 +78,7 @@ def test_throws_show_live_on_every_phone_with_the_risk_meter(table):
     for device in (ben, cleo, anna):
         shown = banner(board(device, token))
         assert shown["call"] == "Grandmère" and "Anna" in shown["html"]
-    assert "66.7\u202f%" in board(cleo, token)  # one die left: two in three throws kaque
+    assert "66.7%" in board(cleo, token)  # one die left: two in three throws kaque
 
 
 def test_an_illegal_keep_is_refused_and_changes_nothing(table):
@@ -109,7 +110,7 @@ def test_only_the_player_on_turn_or_the_host_enters(table):
     assert response.status_code == 409 and message(response) == "It is Anna's turn, not Ben's."
     anna.enter(token, {"type": "turn", "points": 300})
     assert pad(board(ben, token)) and not pad(board(cleo, token))
-    assert "Entering for <b>Ben</b>" in board(anna, token)  # the host may enter for anyone
+    assert "Entering for Ben" in board(anna, token)  # the host may enter for anyone
     assert draft(anna, token, "Ben", [T([5, 2, 3, 4, 6, 6], [5])]).status_code == 200
     assert "entered by host" not in board(cleo, token)
     assert "entered by Anna" in board(cleo, token)
@@ -241,11 +242,24 @@ def test_standings_and_chart_are_server_rendered(table):
     assert len(anna_line.split()) == 3  # the start and two turns
 
 
-def test_chart_scale_and_number_format():
+def test_chart_scale_and_the_odds_in_each_locale(app):
     assert [_nice_ceiling(v) for v in (1, 500, 501, 1500, 2001, 9000, 12000)] == [500, 500, 1000, 2000, 5000, 10000, 20000]
-    assert points_text(10000) == "10\u202f000"
-    assert chance(6) == {"percent": "3.1\u202f%", "fraction": "5/162"}
-    assert chance(1) == {"percent": "66.7\u202f%", "fraction": "2/3"}
+    with app.test_request_context("/"):
+        assert chance(6) == {"percent": "3.1%", "fraction": "5/162"}
+        assert chance(1) == {"percent": "66.7%", "fraction": "2/3"}
+        with force_locale("de"):
+            assert chance(6) == {"percent": "3,1\xa0%", "fraction": "5/162"}
+
+
+def test_a_german_phone_reads_points_and_odds_as_germans_write_numbers(phone):
+    anna = phone()
+    anna.post("/language", {"lang": "de", "next": "/"}, fetch=False)
+    token = anna.open_table("kaques", ("Anna", "Ben"))
+    anna.join(token, "Anna")
+    seen = board(anna, token)
+    assert "10.000" in seen and "3,1\xa0%" in seen
+    anna.enter(token, {"type": "turn", "points": 1500})
+    assert '<b class="kq-pts">1.500</b>' in board(anna, token)
 
 
 def test_rules_page(client):
@@ -306,4 +320,4 @@ def test_three_phones_play_to_10000_and_the_log_replays_to_the_same_standings(ta
     assert replayed["points"][replayed["winner"]] >= 10000
     assert f"{replayed['winner']} wins with" in final
     for player, points in replayed["points"].items():
-        assert re.search(rf'{player}(?:(?!kq-pts).)*<b class="kq-pts">{points_text(points)}</b>', final, re.S)
+        assert re.search(rf'{player}(?:(?!kq-pts).)*<b class="kq-pts">{points:,}</b>', final, re.S)

@@ -16,7 +16,7 @@ from functools import cache
 from itertools import product
 from typing import Any, Iterable, Mapping, Sequence
 
-from .base import RuleError, Setting, Setup, describe, require, whole_number
+from .base import Plural, RuleError, Setting, Setup, Text, describe, require, whole_number
 
 # --- scoring the dice kept from one throw ------------------------------------------------
 
@@ -24,7 +24,9 @@ FACES = (1, 2, 3, 4, 5, 6)
 DICE = 6
 SINGLE_VALUES = {1: 100, 5: 50}  # the only faces that score on their own
 GRANDMERE_POINTS = 350  # the turn total wise grandmothers stop at
-NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six")
+# how many dice of a face a refusal says in words; one die, or none, has messages of its own
+# TRANSLATORS: a number of dice of one face, as in "keeps two 5s, but only one was thrown"
+COUNT_WORDS = {2: Text("two"), 3: Text("three"), 4: Text("four"), 5: Text("five"), 6: Text("six")}
 
 
 def triple_value(face: int) -> int:
@@ -37,10 +39,11 @@ def triple_value(face: int) -> int:
 
 
 def faces(values: Any, what: str = "dice") -> tuple[int, ...]:
-    """`values` as a tuple of faces, or a RuleError naming `what` (dice of one throw: ≤ 6)."""
+    """`values` as a tuple of faces, or a RuleError naming the field `what` (dice of one throw: ≤ 6)."""
     if (not isinstance(values, (list, tuple)) or len(values) > DICE
             or any(isinstance(v, bool) or not isinstance(v, int) or v not in FACES for v in values)):
-        raise RuleError(f"{what} must be a list of up to six faces from 1 to 6, not {describe(values)}")
+        raise RuleError("%(key)s must be a list of up to six faces from 1 to 6, not %(value)s",
+                        key=what, value=describe(values))
     return tuple(values)
 
 
@@ -64,7 +67,7 @@ def keep_score(dice: Sequence[int]) -> int:
         triples, rest = divmod(count, 3)
         points += triples * triple_value(face)
         if rest and face not in SINGLE_VALUES:
-            raise RuleError(f"a kept {face} scores only in a triple")
+            raise RuleError("a kept %(face)s scores only in a triple", face=face)
         points += rest * SINGLE_VALUES.get(face, 0)
     return points
 
@@ -141,7 +144,7 @@ def kaque_chance(free: int) -> Fraction:
     (Fraction(2, 3), Fraction(5, 18), Fraction(5, 162))
     """
     if isinstance(free, bool) or not isinstance(free, int) or not 1 <= free <= DICE:
-        raise RuleError(f"a throw has from 1 to 6 dice, not {describe(free)}")
+        raise RuleError("a throw has from 1 to 6 dice, not %(value)s", value=describe(free))
     kaques = sum(1 for throw in product(FACES, repeat=free) if not scores(throw))
     return Fraction(kaques, len(FACES) ** free)
 
@@ -158,6 +161,13 @@ class Call(StrEnum):
     FERTISCH = "fertisch!"  # the player stopped and banks the turn
     KAQUE = "Le Kaque!"  # a throw scored nothing: the turn is worth 0
     GRAND_KAQUE = "Grand Kaque!"  # a Kaque after an Oh, Lálá (called as well as Le Kaque!)
+
+
+# The calls as a screen shows them: the game's own words, the same in every language, but marked
+# like any other message so that every catalog carries them
+# TRANSLATORS: the calls of Jaques le Kaques, the game's own words: keep them as they are
+CALLED = {Call.OH_LALA: Text("Oh, Lálá!"), Call.GRANDMERE: Text("Grandmère"), Call.FERTISCH: Text("fertisch!"),
+          Call.KAQUE: Text("Le Kaque!"), Call.GRAND_KAQUE: Text("Grand Kaque!")}
 
 
 @dataclass(frozen=True)
@@ -235,7 +245,7 @@ class TurnState:
         try:
             return self._check_throw(dice, keep)
         except RuleError as error:
-            raise RuleError(f"throw {self.number}: {error}") from None
+            raise RuleError("throw %(number)s: %(error)s", number=self.number, error=error.text) from None
 
     def can_throw(self, dice: Any, keep: Any) -> bool:
         try:
@@ -275,11 +285,10 @@ class TurnState:
 
     def _check_throw(self, dice: Any, keep: Any) -> Throw:
         if self.kaqued:
-            raise RuleError(f"the turn already ended with Le Kaque! at throw {self.number - 1}")
+            raise RuleError("the turn already ended with Le Kaque! at throw %(number)s", number=self.number - 1)
         dice = faces(dice, "dice")
         if len(dice) != self.free:
-            raise RuleError(f"{_dice_count(len(dice))} thrown, but {_dice_count(self.free)} "
-                            f"{'was' if self.free == 1 else 'were'} free")
+            raise RuleError(_wrong_count(len(dice), self.free))
         keep = faces(keep, "keep")
         thrown, kept = Counter(dice), Counter(keep)
         for face in sorted(kept):
@@ -287,7 +296,7 @@ class TurnState:
                 raise RuleError(_not_thrown(face, kept[face], thrown[face]))
         points = keep_score(keep)
         if not keep and scores(dice):
-            raise RuleError(f"{'-'.join(map(str, dice))} scores, so keep at least one scoring die")
+            raise RuleError("%(dice)s scores, so keep at least one scoring die", dice="-".join(map(str, dice)))
         return Throw(dice, keep, points)
 
 
@@ -295,20 +304,22 @@ def turn_so_far(throws: Any) -> TurnState:
     """The turn after `throws`, given as in the log (`[{"dice": […], "keep": […]}, …]`); the
     web keeps an unfinished turn this way and re-checks it as throws are added."""
     if not isinstance(throws, list):
-        raise RuleError("throws must be a list like [{\"dice\": […], \"keep\": […]}], "
-                        f"not {describe(throws)}")
+        raise RuleError("throws must be a list like [{\"dice\": […], \"keep\": […]}], not %(value)s",
+                        value=describe(throws))
     turn = TurnState()
     for thrown in throws:
-        where = f"throw {turn.number}"
         if not isinstance(thrown, dict):
-            raise RuleError(f"{where}: must be an object with dice and keep, not {describe(thrown)}")
+            raise RuleError("throw %(number)s: must be an object with dice and keep, not %(value)s",
+                            number=turn.number, value=describe(thrown))
         for key in thrown:
             if key not in ("dice", "keep"):
-                raise RuleError(f"{where}: a throw has no field {describe(key)}")
+                raise RuleError("throw %(number)s: a throw has no field %(key)s", number=turn.number,
+                                key=describe(key))
         if thrown.get("dice") is None:
-            raise RuleError(f"{where}: dice is missing")
+            raise RuleError("throw %(number)s: dice is missing", number=turn.number)
         if thrown.get("keep") is None:
-            raise RuleError(f"{where}: keep is missing (keep [] for a throw that scores nothing)")
+            raise RuleError("throw %(number)s: keep is missing (keep [] for a throw that scores nothing)",
+                            number=turn.number)
         turn = turn.throw(thrown["dice"], thrown["keep"])
     return turn
 
@@ -321,15 +332,23 @@ def quick_turn(player: str, points: int) -> Turn:
     return Turn(player, points, tuple(calls))
 
 
-def _dice_count(count: int) -> str:
-    return f"{count} {'die' if count == 1 else 'dice'}"
+def _wrong_count(thrown: int, free: int) -> Text:
+    """A throw of `thrown` dice when `free` were to be thrown (never the same number)."""
+    return Plural("%(num)s die thrown, but %(free)s", "%(num)s dice thrown, but %(free)s", thrown,
+                  free=Plural("%(num)s die was free", "%(num)s dice were free", free))
 
 
-def _not_thrown(face: int, kept: int, thrown: int) -> str:
-    what = f"a {face}" if kept == 1 else f"{NUMBER_WORDS[kept]} {face}s"
+def _not_thrown(face: int, kept: int, thrown: int) -> Text:
+    """Keeping `kept` dice of `face` when only `thrown` of them were thrown (fewer than kept)."""
+    if kept == 1:  # then none was thrown
+        return Text("keeps a %(face)s, but no %(face)s was thrown", face=face)
     if thrown == 0:
-        return f"keeps {what}, but no {face} was thrown"
-    return f"keeps {what}, but only {NUMBER_WORDS[thrown]} {'was' if thrown == 1 else 'were'} thrown"
+        # TRANSLATORS: %(face)ss is a face in the plural ("two 5s"); %(count)s a number in words
+        return Text("keeps %(count)s %(face)ss, but no %(face)s was thrown", count=COUNT_WORDS[kept], face=face)
+    if thrown == 1:
+        return Text("keeps %(count)s %(face)ss, but only one was thrown", count=COUNT_WORDS[kept], face=face)
+    return Text("keeps %(count)s %(face)ss, but only %(thrown)s were thrown", count=COUNT_WORDS[kept], face=face,
+                thrown=COUNT_WORDS[thrown])
 
 
 # --- the game ------------------------------------------------------------------------
@@ -337,8 +356,8 @@ def _not_thrown(face: int, kept: int, thrown: int) -> str:
 name = "kaques"
 title = "Jaques le Kaques"
 settings: dict[str, Setting] = {
-    "target": Setting(10000, whole_number(50, multiple_of=50), "a multiple of 50, 50 or more",
-                      "Points to win"),
+    "target": Setting(10000, whole_number(50, multiple_of=50), Text("a multiple of 50, 50 or more"),
+                      Text("Points to win")),
 }
 events = {"turn": frozenset({"player", "throws", "points"})}
 
@@ -371,10 +390,10 @@ def start(setup: Setup, rules: Mapping[str, Any]) -> State:
 
 def verify_turn(state: State, event: Mapping[str, Any]) -> Turn:
     """The turn `event` records, or a RuleError saying why it may not be entered."""
-    require(not state.finished, f"the game is over: {state.winner} has won")
+    require(not state.finished, "the game is over: %(winner)s has won", winner=state.winner)
     player = state.setup.player(event.get("player"))
     if player != state.on_turn:
-        raise RuleError(f"it is {state.on_turn}'s turn, not {player}'s")
+        raise RuleError("it is %(on_turn)s's turn, not %(player)s's", on_turn=state.on_turn, player=player)
     throws, points = event.get("throws"), event.get("points")
     if throws is not None and points is not None:
         raise RuleError("give the turn's throws or its points, not both")
@@ -383,7 +402,7 @@ def verify_turn(state: State, event: Mapping[str, Any]) -> Turn:
     if points is None:
         raise RuleError("give the turn's throws or its points")
     if isinstance(points, bool) or not isinstance(points, int) or points < 0 or points % 50:
-        raise RuleError(f"points must be a multiple of 50, 0 or more, not {describe(points)}")
+        raise RuleError("points must be a multiple of 50, 0 or more, not %(value)s", value=describe(points))
     return quick_turn(player, points)
 
 
@@ -401,19 +420,20 @@ def verify_draft(state: State, payload: Any) -> TurnState:
     ...
     scorekeeper.games.base.RuleError: it is Anna's turn, not Ben's
     """
-    require(not state.finished, f"the game is over: {state.winner} has won")
+    require(not state.finished, "the game is over: %(winner)s has won", winner=state.winner)
     if not isinstance(payload, dict):
-        raise RuleError(f"a turn in progress must be an object with player and throws, not {describe(payload)}")
+        raise RuleError("a turn in progress must be an object with player and throws, not %(value)s",
+                        value=describe(payload))
     for key in payload:
         if key not in ("player", "throws"):
-            raise RuleError(f"a turn in progress has no field {describe(key)}")
+            raise RuleError("a turn in progress has no field %(key)s", key=describe(key))
     player = state.setup.player(payload.get("player"))
     if player != state.on_turn:
-        raise RuleError(f"it is {state.on_turn}'s turn, not {player}'s")
+        raise RuleError("it is %(on_turn)s's turn, not %(player)s's", on_turn=state.on_turn, player=player)
     turn = turn_so_far(payload.get("throws", []))
     if turn.kaqued:
-        raise RuleError(f"throw {turn.number - 1} scores nothing: Le Kaque! ends the turn, "
-                        "so enter it as the turn")
+        raise RuleError("throw %(number)s scores nothing: Le Kaque! ends the turn, so enter it as the turn",
+                        number=turn.number - 1)
     return turn
 
 
@@ -427,7 +447,7 @@ def can_turn(state: State, event: Mapping[str, Any]) -> bool:
 
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if event.get("type") != "turn":
-        raise RuleError(f"Jaques le Kaques has only turn events, not {describe(event.get('type'))}")
+        raise RuleError("Jaques le Kaques has only turn events, not %(type)s", type=describe(event.get("type")))
     turn = verify_turn(state, event)
     total = state.totals[turn.player] + turn.points
     won = total >= state.rules["target"]

@@ -7,6 +7,7 @@
   const $ = (sel, root = document) => root.querySelector(sel);
   const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
   const SEEN = "scorekeeper.kaques.banners";
+  const {t, nt, num} = window.scorekeeper;  // the player's language (app.js runs first)
 
   // --- the turn being entered on this phone ------------------------------------------------
   // local: {key, phase: "faces" | "keep" | "sent", dice: [sorted faces], kept: [bool per die]}
@@ -26,7 +27,6 @@
   }
 
   const count = (dice, face) => dice.filter((d) => d === face).length;
-  const dieWord = (n) => `${n} ${n === 1 ? "die" : "dice"}`;
 
   // the fewest dice of a face that may be kept (1 for 1s and 5s, 3 for the rest), from the
   // server's table of keep values, so the rule lives in the engine only
@@ -99,14 +99,15 @@
       b.disabled = state.phase !== "faces" || state.dice.length >= m.free;
     });
     const title = $("[data-kq-step]", pad);
-    const lala = m.ohLala ? "Oh, Lálá! " : "";
 
     if (state.phase === "faces") {
-      title.textContent = `${lala}Throw ${m.number}: tap the ${dieWord(m.free)} you see`;
+      const tap = nt("Throw %(n)s: tap the %(num)s die you see", "Throw %(n)s: tap the %(num)s dice you see",
+        m.free, {n: m.number});
+      title.textContent = m.ohLala ? `${t("Oh, Lálá!")} ${tap}` : tap;
       const slots = state.dice.map((face, i) => {
         const b = makeDie(pad, face, "remove");
         b.dataset.kqRemove = i;
-        b.setAttribute("aria-label", `take back the ${face}`);
+        b.setAttribute("aria-label", t("take back the %(face)s", {face}));
         return b;
       });
       for (let i = state.dice.length; i < m.free; i++) {
@@ -115,25 +116,26 @@
         slots.push(slot);
       }
       thrown.replaceChildren(...slots);
-      worth.textContent = state.dice.length ? "Tap a die above to take it back." : "";
+      worth.textContent = state.dice.length ? t("Tap a die above to take it back.") : "";
       return;
     }
     if (state.phase === "sent") {
-      title.textContent = "Sending…";
+      title.textContent = t("Sending…");
       thrown.replaceChildren(...state.dice.map((face, i) => makeDie(pad, face, state.kept[i] ? "kept" : "")));
       $$("button", thrown).forEach((b) => { b.disabled = true; });
       worth.textContent = "";
       return;
     }
     // choosing the keep
-    title.textContent = `Throw ${m.number}: tap the dice you keep`;
+    title.textContent = t("Throw %(n)s: tap the dice you keep", {n: m.number});
     thrown.replaceChildren(...state.dice.map((face, i) => {
       const kept = state.kept[i];
       const b = makeDie(pad, face, kept ? "kept" : "");
       b.dataset.kqToggle = i;
       b.disabled = !kept && !canAdd(m, state, i);  // greyed out: this die cannot score
       b.setAttribute("aria-pressed", kept ? "true" : "false");
-      b.setAttribute("aria-label", `${kept ? "kept" : "keep"} ${face}`);
+      // TRANSLATORS: what a screen reader says for a die of the throw: kept already, or to keep
+      b.setAttribute("aria-label", kept ? t("kept %(face)s", {face}) : t("keep %(face)s", {face}));
       return b;
     }));
     const keep = keptDice(state);
@@ -141,33 +143,40 @@
     const legal = keep.length > 0 && points !== null;
     const total = m.total + (points || 0);
     const next = m.free - keep.length || 6;
-    if (!keep.length) worth.textContent = `Turn so far ${m.total}. Tap what you keep.`;
-    else if (points === null) worth.textContent = "That keep does not score.";
+    if (!keep.length) worth.textContent = t("Turn so far %(total)s. Tap what you keep.", {total: m.total});
+    else if (points === null) worth.textContent = t("That keep does not score.");
     else {
-      worth.replaceChildren();
-      worth.append("Keep ", bold(`+${points}`), " · turn ", bold(String(total)));
+      worth.replaceChildren(...emphasised(t("Keep %(points)s · turn %(total)s"),
+        {points: bold(`+${num(points)}`), total: bold(num(total))}));
       if (m.total < m.grandmere && total >= m.grandmere) {
         const chip = document.createElement("span");
         chip.className = "kq-chip";
-        chip.textContent = "Grandmère — the wise stop";
+        chip.textContent = t("Grandmère — the wise stop");
         worth.append(" ", chip);
       }
     }
     const odds = m.risks[next] || {};
     risk.replaceChildren();
     if (legal) {
-      risk.append(`Throwing ${dieWord(next)}: `, bold(odds.percent || "?"), ` chance of Le Kaque! (${odds.fraction || "?"}) · `,
-        bold(String(total)), " at stake");
+      risk.append(...emphasised(nt("Throwing %(num)s die: %(percent)s chance of Le Kaque! (%(fraction)s) · %(points)s at stake",
+        "Throwing %(num)s dice: %(percent)s chance of Le Kaque! (%(fraction)s) · %(points)s at stake", next),
+      {percent: bold(odds.percent || "?"), fraction: odds.fraction || "?", points: bold(num(total))}));
     }
     again.disabled = stop.disabled = !legal;
-    again.textContent = keep.length === m.free ? "Oh, Lálá! Throw all 6" : `Throw ${dieWord(next)} again`;
-    stop.textContent = legal ? `fertisch! · ${total}` : "fertisch!";
+    again.textContent = keep.length === m.free ? t("Oh, Lálá! Throw all 6")
+      : nt("Throw %(num)s die again", "Throw %(num)s dice again", next);
+    stop.textContent = legal ? t("fertisch! · %(total)s", {total}) : t("fertisch!");
     const thisThrow = {dice: state.dice, keep};
     again.dataset.fields = JSON.stringify({draft: {player: m.player, throws: [...m.throws, thisThrow]}});
     stop.dataset.fields = JSON.stringify({event: {type: "turn", player: m.player, throws: [...m.throws, thisThrow]}});
   }
 
   function bold(text) { const b = document.createElement("b"); b.textContent = text; return b; }
+  // a translated phrase whose holes are filled with nodes (a number in bold) or text: split on
+  // its holes, so the sentence stays whole and in the language's own word order
+  function emphasised(phrase, values) {
+    return phrase.split(/%\((\w+)\)s/).map((part, i) => (i % 2 === 0 ? part : values[part] ?? `%(${part})s`));
+  }
 
   function nextKey(m, more) {
     const [turns, throws] = m.key.split(":").map(Number);
@@ -266,9 +275,9 @@
     fields.event.points = value;
     const confirm = $("[data-kq-confirm]", root);
     confirm.dataset.fields = JSON.stringify(fields);
-    $("[data-show]", root).textContent = String(value);
-    if (root.dataset.kind === "correct") confirm.textContent = `Set to ${value}`;
-    else confirm.textContent = value ? `fertisch! · bank ${value}` : "Le Kaque! · 0";
+    $("[data-show]", root).textContent = num(value);
+    if (root.dataset.kind === "correct") confirm.textContent = t("Set to %(points)s", {points: value});
+    else confirm.textContent = value ? t("fertisch! · bank %(points)s", {points: value}) : t("Le Kaque! · 0");
     $$("[data-step]", root).forEach((b) => { b.disabled = value + Number(b.dataset.step) < 0; });
   }
   document.addEventListener("click", (e) => {

@@ -8,15 +8,19 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
+from babel.numbers import parse_pattern
 from flask import Blueprint
+from flask_babel import get_locale
 
 from ... import tables
 from ...games import kaques
-from ...games.base import RuleError
-from ...games.kaques import Call, TurnState
+from ...games.base import RuleError, Text
+from ...games.kaques import CALLED, Call, TurnState
 from ..db import get_db
+from ..i18n import number
 from ..security import device_id
 from ..tables import after_write, field
 
@@ -28,16 +32,14 @@ KIND = {Call.GRAND_KAQUE: "kaque", Call.KAQUE: "kaque", Call.FERTISCH: "stop",
         Call.OH_LALA: "lala", Call.GRANDMERE: "grandmere"}
 
 
-def points_text(value: int) -> str:
-    """10000 as "10 000" (a thin space groups thousands, as on a score pad)."""
-    return f"{value:,}".replace(",", "\u202f")
-
-
 def chance(free: int) -> dict[str, str]:
-    """The chance that a throw of `free` dice is a Kaque: a percentage and the exact fraction."""
+    """The chance that a throw of `free` dice is a Kaque: a percentage to a tenth, as the
+    locale writes one ("3.1%", "3,1 %"), and the exact fraction."""
     exact = kaques.kaque_chance(free)
-    percent = float(exact * 100)
-    return {"percent": f"{percent:.1f}\u202f%", "fraction": f"{exact.numerator}/{exact.denominator}"}
+    pattern = parse_pattern(get_locale().percent_formats[None].pattern)  # parsed afresh: the locale keeps its own
+    pattern.frac_prec = (1, 1)
+    percent = pattern.apply(Decimal(exact.numerator) / Decimal(exact.denominator), get_locale())
+    return {"percent": percent, "fraction": f"{exact.numerator}/{exact.denominator}"}
 
 
 def keep_values() -> dict[int, list[int | None]]:
@@ -55,7 +57,11 @@ def keep_values() -> dict[int, list[int | None]]:
 
 
 KEEP_VALUES = json.dumps(keep_values())
-RISKS = json.dumps({free: chance(free) for free in range(1, kaques.DICE + 1)}, ensure_ascii=False)
+
+
+def risks() -> str:
+    """For the phone: the chance of a Kaque for every number of dice, in this request's locale."""
+    return json.dumps({free: chance(free) for free in range(1, kaques.DICE + 1)}, ensure_ascii=False)
 
 
 def draft_turn(played) -> TurnState | None:
@@ -75,9 +81,9 @@ class Banner:
 
     key: str
     player: str
-    call: str
+    call: Text
     kind: str
-    also: tuple[str, ...] = ()
+    also: tuple[Text, ...] = ()
     points: int | None = None
     looks: bool = False  # went on past Grandmère and kaqued
     winner: bool = False
@@ -98,8 +104,8 @@ def draft_banner(turn_number: int, player: str, turn: TurnState) -> Banner | Non
     if not new:
         return None
     calls = _ranked(new)
-    return Banner(f"d{turn_number}.{len(turn.throws)}", player, str(calls[0]), KIND[calls[0]],
-                  tuple(str(c) for c in calls[1:]), turn.total)
+    return Banner(f"d{turn_number}.{len(turn.throws)}", player, CALLED[calls[0]], KIND[calls[0]],
+                  tuple(CALLED[c] for c in calls[1:]), turn.total)
 
 
 def turn_banner(recorded_id: int, turn: kaques.Turn, winner: bool) -> Banner:
@@ -112,8 +118,8 @@ def turn_banner(recorded_id: int, turn: kaques.Turn, winner: bool) -> Banner:
     if Call.FERTISCH not in calls and Call.KAQUE not in calls:
         calls.append(Call.FERTISCH)
     ranked = _ranked(calls)
-    also = tuple(str(c) for c in ranked[1:] if not (ranked[0] is Call.GRAND_KAQUE and c is Call.KAQUE))
-    return Banner(f"t{recorded_id}", turn.player, str(ranked[0]), KIND[ranked[0]], also, turn.points,
+    also = tuple(CALLED[c] for c in ranked[1:] if not (ranked[0] is Call.GRAND_KAQUE and c is Call.KAQUE))
+    return Banner(f"t{recorded_id}", turn.player, CALLED[ranked[0]], KIND[ranked[0]], also, turn.points,
                   turn.kaqued_after_grandmere, winner)
 
 
@@ -198,9 +204,9 @@ def chart(played) -> dict[str, Any] | None:
     x_step = max(1, -(-rounds // 6))
     return {"width": WIDTH, "height": HEIGHT, "left": LEFT, "right": WIDTH - RIGHT, "top": TOP,
             "bottom": HEIGHT - BOTTOM, "lines": lines,
-            "yticks": [(y(v), points_text(v)) for v in ticks],
+            "yticks": [(y(v), number(v)) for v in ticks],
             "xticks": [(x(i), i) for i in range(0, rounds + 1, x_step)],
-            "target": y(target) if target <= y_max else None, "target_text": points_text(target)}
+            "target": y(target) if target <= y_max else None, "target_text": number(target)}
 
 
 # --- everything the board needs, once per render ---------------------------------------------------
@@ -244,7 +250,7 @@ def view(played, who) -> dict[str, Any]:
         "banner": banner, "last_id": last_id, "last_turn": last_turn,
         "undo_expect": undo_expect, "reopen_expect": reopen_expect,
         "standings": standings(played), "chart": chart(played),
-        "keep_values": KEEP_VALUES, "risks": RISKS,
+        "keep_values": KEEP_VALUES, "risks": risks(),
     }
 
 
@@ -308,4 +314,3 @@ def init_app(app) -> None:
     app.register_blueprint(bp)
     app.jinja_env.globals.update(kaques_view=view, kaques_points=turn_points, kaques_throw_points=throw_points,
                                  kaques_calls=turn_calls, kaques_live=is_live)
-    app.jinja_env.filters["pts"] = points_text
