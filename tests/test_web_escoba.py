@@ -419,13 +419,14 @@ def test_the_finder_marks_escobas_and_the_dealers_opening(client):
     page = client.get("/escoba/finder?t=7o,3c&h=5b&m=hand").get_data(as_text=True)
     assert finder_answers(page) == {"5b": {(frozenset({"7o", "3c"}), True)}}
     assert "Escoba!" in page
-    page = client.get("/escoba/finder?t=1o,2o,5c,7b").get_data(as_text=True)
-    assert "As the dealer's four: 15" in page and "an escoba</b> for the dealer" in page
-    page = client.get("/escoba/finder?t=12o,11o,10c,3b").get_data(as_text=True)
-    assert "As the dealer's four: 30" in page and "two escobas</b> for the dealer" in page
-    page = client.get("/escoba/finder?t=12o,12c,12b,12e").get_data(as_text=True)
-    assert "As the dealer's four: 40" in page and "no escoba" in page
-    assert "dealer's four" not in client.get("/escoba/finder?t=1o,2o,5c").get_data(as_text=True)
+
+    def finder(query):
+        return html.unescape(client.get(f"/escoba/finder?{query}").get_data(as_text=True))
+
+    assert "As the dealer's four: 15 — an escoba for the dealer (15)." in finder("t=1o,2o,5c,7b")
+    assert "As the dealer's four: 30 — two escobas for the dealer (30)." in finder("t=12o,11o,10c,3b")
+    assert "As the dealer's four: 40 — no escoba (15 or 30 would be)." in finder("t=12o,12c,12b,12e")
+    assert "dealer's four" not in finder("t=1o,2o,5c")
 
 
 def test_finder_taps_toggle_cards_between_table_and_hand(client):

@@ -15,9 +15,12 @@ from enum import StrEnum
 from typing import Any, Iterable, Mapping
 
 from .base import (
+    Both,
+    Plural,
     RuleError,
     Setting,
     Setup,
+    Text,
     boolean,
     describe,
     require,
@@ -34,11 +37,18 @@ class Suit(StrEnum):
     BASTOS = "bastos"
 
 
+# The suits keep their Spanish names in every language: players call them so.
+SUIT_NAMES = {Suit.OROS: Text("oros"), Suit.COPAS: Text("copas"), Suit.ESPADAS: Text("espadas"),
+              Suit.BASTOS: Text("bastos")}
+
 # Ranks as printed on Spanish cards: 1–7, then jack (sota) 10, knight (caballo) 11 and
 # king (rey) 12; for the sums they count 8, 9 and 10.
 RANKS = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
-FIGURES = {10: "jack", 11: "knight", 12: "king"}
 FIFTEEN = 15
+
+# A card's name, a whole message for each figure, so that each language can word it its own way
+CARD_NAMES = {10: Text("jack of %(suit)s"), 11: Text("knight of %(suit)s"), 12: Text("king of %(suit)s")}
+PIP_NAME = Text("%(rank)s of %(suit)s")
 
 
 @dataclass(frozen=True, order=True)
@@ -48,20 +58,25 @@ class Card:
 
     def __post_init__(self) -> None:
         if isinstance(self.rank, bool) or self.rank not in RANKS:
-            raise RuleError(f"a card's rank must be 1 to 7, 10, 11 or 12, not {describe(self.rank)}")
+            raise RuleError("a card's rank must be 1 to 7, 10, 11 or 12, not %(rank)s", rank=describe(self.rank))
         try:
             object.__setattr__(self, "suit", Suit(self.suit))
         except ValueError:
-            raise RuleError(f"a card's suit must be oros, copas, espadas or bastos, "
-                            f"not {describe(self.suit)}") from None
+            raise RuleError("a card's suit must be oros, copas, espadas or bastos, not %(suit)s",
+                            suit=describe(self.suit)) from None
 
     @property
     def value(self) -> int:
         """What the card counts towards fifteen: the jack 8, the knight 9, the king 10."""
         return self.rank if self.rank <= 7 else self.rank - 2
 
+    @property
+    def name(self) -> Text:
+        """What players call the card: "knight of espadas", "7 of oros"."""
+        return Text(CARD_NAMES.get(self.rank, PIP_NAME), rank=self.rank, suit=SUIT_NAMES[self.suit])
+
     def __str__(self) -> str:
-        return f"{FIGURES.get(self.rank, self.rank)} of {self.suit}"
+        return str(self.name)
 
 
 @dataclass(frozen=True)
@@ -77,7 +92,7 @@ def _cards(cards: Iterable[Card | tuple[int, str]]) -> tuple[Card, ...]:
     out = tuple(card if isinstance(card, Card) else Card(*card) for card in cards)
     for index, card in enumerate(out):
         if card in out[:index]:
-            raise RuleError(f"the {card} is there twice, but a deck has one")
+            raise RuleError("the %(card)s is there twice, but a deck has one", card=card.name)
     return out
 
 
@@ -94,7 +109,7 @@ def captures(table: Iterable[Card | tuple[int, str]], hand: Card | tuple[int, st
     (hand_card,) = _cards([hand])
     table_cards = _cards(table)
     if hand_card in table_cards:
-        raise RuleError(f"the {hand_card} cannot be both in hand and on the table")
+        raise RuleError("the %(card)s cannot be both in hand and on the table", card=hand_card.name)
     found: list[tuple[int, ...]] = []
 
     def search(start: int, remaining: int, chosen: tuple[int, ...]) -> None:
@@ -121,57 +136,76 @@ def opening_escobas(dealt: Iterable[Card | tuple[int, str]]) -> int:
     2
     """
     cards = _cards(dealt)
-    require(len(cards) == 4, f"the dealer lays out four cards, not {len(cards)}")
+    require(len(cards) == 4, "the dealer lays out four cards, not %(count)s", count=len(cards))
     return {FIFTEEN: 1, 2 * FIFTEEN: 2}.get(sum(card.value for card in cards), 0)
 
 
 # --- words for messages ------------------------------------------------------------------
+# Messages are whole sentences with values (see base.Text). A side's name takes "'s", or
+# just "'" when it ends in s (Lars' cards): two messages, which a language like German also
+# tells apart. Counts of things ("3 coins") are values of their own, a Plural each, so every
+# language picks its own form (Polish has three).
 
 
-def _possessive(name: str) -> str:
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
+def _possessive(side: str, plain: Text, after_s: Text) -> Text:
+    """The message for `side`: `after_s` when its name ends in s, else `plain`."""
+    return after_s if side.endswith("s") else plain
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
+def _coins(count: int) -> Text:
+    return Plural("%(num)s coin", "%(num)s coins", count)
 
 
-def _and(names: Iterable[str]) -> str:
-    names = list(names)
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+def _sevens(count: int) -> Text:
+    return Plural("%(num)s seven", "%(num)s sevens", count)
+
+
+def _cards_of(count: int) -> Text:
+    return Plural("%(num)s card", "%(num)s cards", count)
+
+
+def _escobas(count: int) -> Text:
+    return Plural("%(num)s escoba", "%(num)s escobas", count)
 
 
 # --- settings and seating ----------------------------------------------------------------
 
 settings: dict[str, Setting] = {
-    "target": Setting(21, whole_number(1), "a whole number, 1 or more", "Points to win"),
-    "shutout": Setting(True, boolean, "true or false",
-                       "With two sides, a side that captures no card in a round loses the game"),
+    "target": Setting(21, whole_number(1), Text("a whole number, 1 or more"), Text("Points to win")),
+    "shutout": Setting(True, boolean, Text("true or false"),
+                       Text("With two sides, a side that captures no card in a round loses the game")),
 }
 
 name = "escoba"
 title = "Escoba"
 events = {"round": frozenset({"sides", "false_captures", "leftover"})}
 
-WORDS = {2: "two", 3: "three", 4: "four", 6: "six"}
+PLAYERS = (2, 3, 4, 6)
+
+# What a seating that does not suit the game is told, by the number of players (whole
+# messages: how the sides are formed is worded differently in each language)
+ALONE = {2: Text("teams: with two players everyone plays alone; leave teams out or give each player "
+                 "a team of their own"),
+         3: Text("teams: with three players everyone plays alone; leave teams out or give each player "
+                 "a team of their own")}
+NO_TEAMS = {4: Text("teams: with four players Escoba is played as two pairs; name the teams"),
+            6: Text("teams: with six players Escoba is played as two teams of three or three pairs; "
+                    "name the teams")}
+WRONG_TEAMS = {4: Text("teams: with four players Escoba is played as two pairs, not teams of %(sizes)s"),
+               6: Text("teams: with six players Escoba is played as two teams of three or three pairs, "
+                       "not teams of %(sizes)s")}
 
 
 def start(setup: Setup, rules: Mapping[str, Any]) -> State:
     players = len(setup.players)
-    require(players in WORDS, f"players: Escoba is played by 2, 3, 4 or 6 players, not {players}")
+    require(players in PLAYERS, "players: Escoba is played by 2, 3, 4 or 6 players, not %(count)s", count=players)
     sizes = sorted((len(side.members) for side in setup.sides), reverse=True)
     if players <= 3:
         # teams of one are just names for the players, so they are accepted
-        require(sizes == [1] * players,
-                f"teams: with {WORDS[players]} players everyone plays alone; leave teams out "
-                f"or give each player a team of their own")
+        require(sizes == [1] * players, ALONE[players])
     else:
-        allowed = "two pairs" if players == 4 else "two teams of three or three pairs"
-        require(setup.teams, f"teams: with {WORDS[players]} players Escoba is played as {allowed}; "
-                             f"name the teams")
-        require(sizes in ([2, 2], [3, 3], [2, 2, 2]),
-                f"teams: with {WORDS[players]} players Escoba is played as {allowed}, "
-                f"not teams of {_and(map(str, sizes))}")
+        require(setup.teams, NO_TEAMS[players])
+        require(sizes in ([2, 2], [3, 3], [2, 2, 2]), WRONG_TEAMS[players], sizes=Both(sizes))
     return State(setup, dict(rules))
 
 
@@ -179,6 +213,19 @@ def start(setup: Setup, rules: Mapping[str, Any]) -> State:
 
 DECK = {"cards": 40, "coins": 10, "sevens": 4}
 LEFTOVERS = (10, 25, 40, 55)  # the deck sums to 220 = 14 × 15 + 10, and captures take 15s
+
+# The deck check's messages, a whole one for each count of the deck
+MISSING = {"cards": Text("cards add up to %(total)s, but the deck has %(deck)s — %(off)s missing"),
+           "coins": Text("coins add up to %(total)s, but the deck has %(deck)s — %(off)s missing"),
+           "sevens": Text("sevens add up to %(total)s, but the deck has %(deck)s — %(off)s missing")}
+TOO_MANY = {"cards": Text("cards add up to %(total)s, but the deck has %(deck)s — %(off)s too many"),
+            "coins": Text("coins add up to %(total)s, but the deck has %(deck)s — %(off)s too many"),
+            "sevens": Text("sevens add up to %(total)s, but the deck has %(deck)s — %(off)s too many")}
+OTHERS_TOO_MANY = {
+    "cards": Text("the other sides' cards add up to %(total)s, but the deck has %(deck)s — %(off)s too many"),
+    "coins": Text("the other sides' coins add up to %(total)s, but the deck has %(deck)s — %(off)s too many"),
+    "sevens": Text("the other sides' sevens add up to %(total)s, but the deck has %(deck)s — %(off)s too many")}
+NO_SEVEN_OF_COINS = Text("no side has the seven of coins — exactly one must")
 
 
 @dataclass(frozen=True)
@@ -199,7 +246,7 @@ COUNT_NAMES = tuple(f.name for f in fields(Counts))
 
 
 def deck_problems(counts: Mapping[str, Counts], leftover: int | None = None,
-                  false_capture: bool = False) -> list[str]:
+                  false_capture: bool = False) -> list[Text]:
     """Every way the counts do not fit a 40-card deck, in words; empty when they fit.
 
     The leftover check is skipped when a false capture was recorded: then the cards on
@@ -211,33 +258,41 @@ def deck_problems(counts: Mapping[str, Counts], leftover: int | None = None,
     problems = []
     for what, deck in DECK.items():
         total = sum(getattr(side, what) for side in counts.values())
-        if total != deck:
-            off = f"{deck - total} missing" if total < deck else f"{total - deck} too many"
-            problems.append(f"{what} add up to {total}, but the deck has {deck} — {off}")
+        if total < deck:
+            problems.append(Text(MISSING[what], total=total, deck=deck, off=deck - total))
+        elif total > deck:
+            problems.append(Text(TOO_MANY[what], total=total, deck=deck, off=total - deck))
     holders = [name for name, side in counts.items() if side.seven_of_coins]
     if not holders:
-        problems.append("no side has the seven of coins — exactly one must")
-    elif len(holders) > 1:
-        each = "both" if len(holders) == 2 else "all"
-        problems.append(f"{_and(holders)} {each} have the seven of coins — only one side can")
+        problems.append(NO_SEVEN_OF_COINS)
+    elif len(holders) == 2:
+        problems.append(Text("%(sides)s both have the seven of coins — only one side can", sides=Both(holders)))
+    elif len(holders) > 2:
+        problems.append(Text("%(sides)s all have the seven of coins — only one side can", sides=Both(holders)))
     for name, side in counts.items():
         if side.seven_of_coins and side.coins < 1:
-            problems.append(f"{name} has the seven of coins, so at least 1 coin, not 0")
+            problems.append(Text("%(side)s has the seven of coins, so at least 1 coin, not 0", side=name))
         if side.seven_of_coins and side.sevens < 1:
-            problems.append(f"{name} has the seven of coins, so at least 1 seven, not 0")
+            problems.append(Text("%(side)s has the seven of coins, so at least 1 seven, not 0", side=name))
         distinct = side.coins + side.sevens - (1 if side.seven_of_coins else 0)
         if distinct > side.cards:
-            both = " (the seven of coins is both)" if side.seven_of_coins else ""
-            problems.append(f"{name} has {_plural(side.coins, 'coin')} and {_plural(side.sevens, 'seven')}, "
-                            f"{distinct} different cards{both}, but only {_plural(side.cards, 'card')} "
-                            f"— {distinct - side.cards} short")
+            values = dict(side=name, coins=_coins(side.coins), sevens=_sevens(side.sevens), distinct=distinct,
+                          cards=_cards_of(side.cards), short=distinct - side.cards)
+            if side.seven_of_coins:
+                problems.append(Text("%(side)s has %(coins)s and %(sevens)s, %(distinct)s different cards "
+                                     "(the seven of coins is both), but only %(cards)s — %(short)s short", **values))
+            else:
+                problems.append(Text("%(side)s has %(coins)s and %(sevens)s, %(distinct)s different cards, "
+                                     "but only %(cards)s — %(short)s short", **values))
         if 2 * side.escobas > side.cards:
             # an escoba takes the played card and at least one from the table
-            problems.append(f"{name} has {_plural(side.escobas, 'escoba')}, at least {2 * side.escobas} cards, "
-                            f"but only {_plural(side.cards, 'card')} — {2 * side.escobas - side.cards} short")
+            problems.append(Text("%(side)s has %(escobas)s, at least %(least)s cards, but only %(cards)s "
+                                 "— %(short)s short", side=name, escobas=_escobas(side.escobas),
+                                 least=2 * side.escobas, cards=_cards_of(side.cards),
+                                 short=2 * side.escobas - side.cards))
     if leftover is not None and not false_capture and leftover not in LEFTOVERS:
-        problems.append(f"leftover must be 10, 25, 40 or 55, not {leftover}: some capture did not "
-                        f"sum to 15 (record it in false_captures)")
+        problems.append(Text("leftover must be 10, 25, 40 or 55, not %(leftover)s: some capture did not "
+                             "sum to 15 (record it in false_captures)", leftover=leftover))
     return problems
 
 
@@ -252,11 +307,10 @@ def complete_last_side(others: Iterable[Counts] | Mapping[str, Counts], escobas:
     for what, deck in DECK.items():
         taken = sum(getattr(side, what) for side in sides)
         if taken > deck:
-            raise RuleError(f"the other sides' {what} add up to {taken}, but the deck has {deck} "
-                            f"— {taken - deck} too many")
+            raise RuleError(OTHERS_TOO_MANY[what], total=taken, deck=deck, off=taken - deck)
         left[what] = deck - taken
     holders = sum(side.seven_of_coins for side in sides)
-    require(holders <= 1, f"{holders} sides have the seven of coins — only one side can")
+    require(holders <= 1, "%(count)s sides have the seven of coins — only one side can", count=holders)
     return Counts(left["cards"], left["coins"], left["sevens"], holders == 0, escobas)
 
 
@@ -374,49 +428,63 @@ def decide(state: State) -> State:
 
 def _by_side(state: State, raw: Any, what: str) -> dict[str, Any]:
     """An object keyed by side names (any case) as {side name: value}, in seat order."""
-    example = '{"Anna": 1}' if what == "false_captures" else '{"Anna": {"cards": 24, …}, …}'
+    example = '{"Anna": {"cards": 24, …}, …}' if what == "sides" else '{"Anna": 1}'
     if not isinstance(raw, dict):
-        raise RuleError(f"{what} must be an object keyed by {'team' if state.setup.teams else 'player'}, "
-                        f"like {example}")
+        if state.setup.teams:
+            raise RuleError("%(field)s must be an object keyed by team, like %(example)s", field=what, example=example)
+        raise RuleError("%(field)s must be an object keyed by player, like %(example)s", field=what, example=example)
     given: dict[str, Any] = {}
     for key, value in raw.items():
         try:
             side = state.setup.side(key).name
         except RuleError as error:
-            raise RuleError(f"{what}: {error}") from None
-        require(side not in given, f"{what}: {side} is given twice")
+            raise RuleError("%(field)s: %(problem)s", field=what, problem=error.text) from None
+        require(side not in given, "%(field)s: %(side)s is given twice", field=what, side=side)
         given[side] = value
     return {side.name: given[side.name] for side in state.setup.sides if side.name in given}
 
 
 def _count(side: str, raw: Mapping[str, Any], key: str) -> Any:
     value = raw.get(key)
-    expects = "true or false" if key == "seven_of_coins" else "a whole number, 0 or more"
+    expects = Text("true or false") if key == "seven_of_coins" else Text("a whole number, 0 or more")
     if value is None:
-        raise RuleError(f"sides: {_possessive(side)} {key} is missing (it must be {expects})")
+        message = _possessive(side, Text("sides: %(side)s's %(key)s is missing (it must be %(expects)s)"),
+                              Text("sides: %(side)s' %(key)s is missing (it must be %(expects)s)"))
+        raise RuleError(message, side=side, key=key, expects=expects)
     try:
         return boolean(value) if key == "seven_of_coins" else whole_number(0)(value)
     except ValueError:
-        raise RuleError(f"sides: {_possessive(side)} {key} must be {expects}, not {describe(value)}") from None
+        message = _possessive(side, Text("sides: %(side)s's %(key)s must be %(expects)s, not %(value)s"),
+                              Text("sides: %(side)s' %(key)s must be %(expects)s, not %(value)s"))
+        raise RuleError(message, side=side, key=key, expects=expects, value=describe(value)) from None
 
 
 def parse_counts(state: State, sides: Any) -> dict[str, Counts]:
     """The counts of every side, from an event's `sides` (Counts records are taken as they are)."""
     given = _by_side(state, sides, "sides")
     missing = [side.name for side in state.setup.sides if side.name not in given]
+    if len(missing) == 1:
+        raise RuleError("sides: %(side)s is missing (every side gives cards, coins, sevens, seven_of_coins "
+                        "and escobas)", side=missing[0])
     if missing:
-        raise RuleError(f"sides: {_and(missing)} {'is' if len(missing) == 1 else 'are'} missing "
-                        f"(every side gives cards, coins, sevens, seven_of_coins and escobas)")
+        raise RuleError("sides: %(sides)s are missing (every side gives cards, coins, sevens, seven_of_coins "
+                        "and escobas)", sides=Both(missing))
     counts = {}
     for side, raw in given.items():
         if isinstance(raw, Counts):
             counts[side] = raw
             continue
         if not isinstance(raw, dict):
-            raise RuleError(f"sides: {_possessive(side)} counts must be an object with cards, coins, "
-                            f"sevens, seven_of_coins and escobas")
+            message = _possessive(side, Text("sides: %(side)s's counts must be an object with cards, coins, "
+                                             "sevens, seven_of_coins and escobas"),
+                                  Text("sides: %(side)s' counts must be an object with cards, coins, "
+                                       "sevens, seven_of_coins and escobas"))
+            raise RuleError(message, side=side)
         for key in raw:
-            require(key in COUNT_NAMES, f"sides: {_possessive(side)} counts have no field {describe(key)}")
+            if key not in COUNT_NAMES:
+                message = _possessive(side, Text("sides: %(side)s's counts have no field %(field)s"),
+                                      Text("sides: %(side)s' counts have no field %(field)s"))
+                raise RuleError(message, side=side, field=describe(key))
         counts[side] = Counts(**{key: _count(side, raw, key) for key in COUNT_NAMES})
     return counts
 
@@ -427,8 +495,11 @@ def parse_false_captures(state: State, raw: Any) -> dict[str, int]:
     given = _by_side(state, raw, "false_captures")
     for side, count in given.items():
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            raise RuleError(f"false_captures: {_possessive(side)} count must be a whole number, 1 or more, "
-                            f"not {describe(count)} (leave out a side without false captures)")
+            message = _possessive(side, Text("false_captures: %(side)s's count must be a whole number, 1 or more, "
+                                             "not %(value)s (leave out a side without false captures)"),
+                                  Text("false_captures: %(side)s' count must be a whole number, 1 or more, "
+                                       "not %(value)s (leave out a side without false captures)"))
+            raise RuleError(message, side=side, value=describe(count))
     return given
 
 
@@ -445,9 +516,10 @@ def verify_round(state: State, event: Mapping[str, Any]) -> Round:
     """The round `event` records, or a RuleError saying the first thing wrong with it."""
     if state.finished:
         if state.shut_out:
-            raise RuleError(f"the game is over: {state.winner} won, as {state.shut_out} "
-                            f"captured no card in round {len(state.rounds)}")
-        raise RuleError(f"the game is over: {state.winner} won with {state.score()[state.winner]} points")
+            raise RuleError("the game is over: %(winner)s won, as %(loser)s captured no card in round %(round)s",
+                            winner=state.winner, loser=state.shut_out, round=len(state.rounds))
+        raise RuleError("the game is over: %(winner)s won with %(points)s points",
+                        winner=state.winner, points=state.score()[state.winner])
     if event.get("sides") is None:
         raise RuleError("sides is missing (what every side captured this round)")
     counts = parse_counts(state, event["sides"])
@@ -457,7 +529,8 @@ def verify_round(state: State, event: Mapping[str, Any]) -> Round:
         try:
             leftover = whole_number(0)(leftover)
         except ValueError:
-            raise RuleError(f"leftover must be a whole number, 0 or more, not {describe(leftover)}") from None
+            raise RuleError("leftover must be a whole number, 0 or more, not %(value)s",
+                            value=describe(leftover)) from None
     problems = deck_problems(counts, leftover, bool(false_captures))
     if problems:
         raise RuleError(problems[0])
@@ -482,18 +555,18 @@ def verify_draft(state: State, payload: Any) -> dict[str, int]:
     scorekeeper.games.base.RuleError: escobas: Ben's count must be a whole number from 0 to 20, not 21
     """
     if state.finished:
-        raise RuleError(f"the game is over: {state.winner} won, so there is no round to keep escobas for")
+        raise RuleError("the game is over: %(winner)s won, so there is no round to keep escobas for",
+                        winner=state.winner)
     if not isinstance(payload, dict) or set(payload) - {"escobas"}:
         raise RuleError('a draft keeps only the escobas of the round, like {"escobas": {"Anna": 1}}')
-    raw = payload.get("escobas", {})
-    if not isinstance(raw, dict):
-        raise RuleError(f"escobas must be an object keyed by {'team' if state.setup.teams else 'player'}, "
-                        f'like {{"Anna": 1}}')
-    given = _by_side(state, raw, "escobas")
+    given = _by_side(state, payload.get("escobas", {}), "escobas")
     for side, count in given.items():
         if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_ESCOBAS:
-            raise RuleError(f"escobas: {_possessive(side)} count must be a whole number from 0 to "
-                            f"{MAX_ESCOBAS}, not {describe(count)}")
+            message = _possessive(side, Text("escobas: %(side)s's count must be a whole number from 0 to %(most)s, "
+                                             "not %(value)s"),
+                                  Text("escobas: %(side)s' count must be a whole number from 0 to %(most)s, "
+                                       "not %(value)s"))
+            raise RuleError(message, side=side, most=MAX_ESCOBAS, value=describe(count))
     return {side.name: given.get(side.name, 0) for side in state.setup.sides}
 
 
@@ -507,7 +580,7 @@ def can_round(state: State, event: Mapping[str, Any]) -> bool:
 
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if event.get("type") != "round":
-        raise RuleError(f"Escoba has only round events, not {describe(event.get('type'))}")
+        raise RuleError("Escoba has only round events, not %(type)s", type=describe(event.get("type")))
     return decide(replace(state, rounds=state.rounds + (verify_round(state, event),)))
 
 

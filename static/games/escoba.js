@@ -4,6 +4,7 @@
 // keys, the offline queue); this file only prepares what it posts.
 (() => {
   "use strict";
+  const {t} = window.scorekeeper;  // app.js, loaded first, has set it
   const $ = (sel, root = document) => root.querySelector(sel);
   const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
   const MAX_ESCOBAS = 20;
@@ -67,7 +68,7 @@
     if (changed && mine && mine.dataset.mode === "enter" && mine.dataset.signature !== signature) {
       // a round went in (or out): the next open starts from a fresh form
       loadForm(null).then((ok) => {
-        if (ok && open) notice("The table changed — a round was entered or undone. This is the form for the next round.");
+        if (ok && open) notice(t("The table changed — a round was entered or undone. This is the form for the next round."));
       });
       if (open) return;
     }
@@ -161,7 +162,7 @@
       if (error.name !== "AbortError" && number === asked) {
         const confirm = $("[data-round-confirm]", mine);
         if (confirm) confirm.disabled = true;
-        notice("No connection: the check needs the network. Keep the counts; try again in a moment.");
+        notice(t("No connection: the check needs the network. Keep the counts; try again in a moment."));
       }
     }
   }

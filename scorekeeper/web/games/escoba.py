@@ -11,9 +11,10 @@ from flask import Blueprint, render_template, request, url_for
 
 from ... import tables
 from ...games import escoba
-from ...games.base import RuleError
+from ...games.base import RuleError, Text
 from ...games.escoba import DECK, Card, Counts, Points, Suit
 from ..db import get_db
+from ..i18n import _, ngettext, pgettext, translate
 from ..security import device_id
 from ..tables import fragment
 
@@ -23,7 +24,38 @@ bp = Blueprint("escoba", __name__)
 # the side that took the seven of coins is `seven` (an index), the leftover sum `leftover`.
 FIELDS = {"cards": "c", "coins": "o", "sevens": "s", "escobas": "e", "false": "f"}
 MAX_FALSE = 9  # false captures a side can be given in the form in one round
-NO_SEVEN = "Who took the seven of coins? Tap their name."
+NO_SEVEN = Text("Who took the seven of coins? Tap their name.")
+
+# What the form says of a number it cannot take: a whole message for each field, filled in
+# with Text(message, **values) and translated with the deck check's messages
+NOT_A_NUMBER = {
+    "c": Text("%(side)s's cards: type a whole number, not %(text)s"),
+    "o": Text("%(side)s's coins: type a whole number, not %(text)s"),
+    "s": Text("%(side)s's sevens: type a whole number, not %(text)s"),
+    "e": Text("%(side)s's escobas: type a whole number, not %(text)s"),
+    "f": Text("%(side)s's false captures: type a whole number, not %(text)s"),
+    "leftover": Text("The leftover's sum: type a whole number, not %(text)s"),
+}
+OUT_OF_RANGE = {
+    "c": Text("%(side)s's cards must be from 0 to %(top)s, not %(value)s"),
+    "o": Text("%(side)s's coins must be from 0 to %(top)s, not %(value)s"),
+    "s": Text("%(side)s's sevens must be from 0 to %(top)s, not %(value)s"),
+    "e": Text("%(side)s's escobas must be from 0 to %(top)s, not %(value)s"),
+    "f": Text("%(side)s's false captures must be from 0 to %(top)s, not %(value)s"),
+    "leftover": Text("The leftover's sum must be from 0 to %(top)s, not %(value)s"),
+}
+# Too many taken, said the way the form is filled: by the sides that count (the engine's
+# message speaks of the whole deck)
+OTHERS_TOO_MANY = {
+    "cards": Text("the others' cards add up to %(total)s, but the deck has %(deck)s — %(off)s too many"),
+    "coins": Text("the others' coins add up to %(total)s, but the deck has %(deck)s — %(off)s too many"),
+    "sevens": Text("the others' sevens add up to %(total)s, but the deck has %(deck)s — %(off)s too many"),
+}
+FIRST_TOO_MANY = {
+    "cards": Text("%(side)s's cards add up to %(total)s, but the deck has %(deck)s — %(off)s too many"),
+    "coins": Text("%(side)s's coins add up to %(total)s, but the deck has %(deck)s — %(off)s too many"),
+    "sevens": Text("%(side)s's sevens add up to %(total)s, but the deck has %(deck)s — %(off)s too many"),
+}
 
 
 # --- the table and who may enter --------------------------------------------------------------
@@ -104,22 +136,26 @@ class RoundForm:
 
 
 def read_form(state: escoba.State, args: Mapping[str, str]) -> RoundForm:
-    """The counts of every side from the form; the last side gets what is left of the deck."""
+    """The counts of every side from the form; the last side gets what is left of the deck.
+    The problems are in the phone's language."""
     sides = state.setup.sides
     last = len(sides) - 1
-    problems: list[str] = []
+    problems: list[Text] = []
 
-    def number(key: str, who: str, what: str, top: int) -> int:
+    def number(kind: str, index: int | None, top: int) -> int:
+        """The number in field `kind` (of side `index`); one it cannot take is a problem."""
+        key = kind if index is None else f"{kind}{index}"
+        side = None if index is None else sides[index].name
         text = str(args.get(key, "") or "").strip()
         if not text:
             return 0
         try:
             value = int(text)
         except ValueError:
-            problems.append(f"{who}'s {what}: type a whole number, not {text[:10]!r}")
+            problems.append(Text(NOT_A_NUMBER[kind], side=side, text=repr(text[:10])))
             return 0
         if not 0 <= value <= top:
-            problems.append(f"{who}'s {what} must be from 0 to {top}, not {value}")
+            problems.append(Text(OUT_OF_RANGE[kind], side=side, top=top, value=value))
             return max(0, min(top, value))
         return value
 
@@ -132,36 +168,36 @@ def read_form(state: escoba.State, args: Mapping[str, str]) -> RoundForm:
     counts: dict[str, Counts] = {}
     for index, side in enumerate(sides[:-1]):
         counts[side.name] = Counts(
-            cards=number(f"c{index}", side.name, "cards", DECK["cards"]),
-            coins=number(f"o{index}", side.name, "coins", DECK["coins"]),
-            sevens=number(f"s{index}", side.name, "sevens", DECK["sevens"]),
+            cards=number("c", index, DECK["cards"]),
+            coins=number("o", index, DECK["coins"]),
+            sevens=number("s", index, DECK["sevens"]),
             seven_of_coins=seven == index,
-            escobas=number(f"e{index}", side.name, "escobas", escoba.MAX_ESCOBAS))
+            escobas=number("e", index, escoba.MAX_ESCOBAS))
     # the last side counts nothing: it has what the others did not take (too many taken
     # shows up in the deck check below)
     rest = {what: max(0, deck - sum(getattr(c, what) for c in counts.values())) for what, deck in DECK.items()}
     counts[sides[last].name] = Counts(seven_of_coins=seven == last,
-                                      escobas=number(f"e{last}", sides[last].name, "escobas",
-                                                     escoba.MAX_ESCOBAS), **rest)
+                                      escobas=number("e", last, escoba.MAX_ESCOBAS), **rest)
     false_captures = {}
     for index, side in enumerate(sides):
-        count = number(f"f{index}", side.name, "false captures", MAX_FALSE)
+        count = number("f", index, MAX_FALSE)
         if count:
             false_captures[side.name] = count
     leftover = None
     if str(args.get("leftover", "") or "").strip():
-        leftover = number("leftover", "The leftover", "sum", 220)
+        leftover = number("leftover", None, 220)
     taken = {what: sum(getattr(c, what) for c in list(counts.values())[:-1]) for what in DECK}
     checks = escoba.deck_problems(counts, leftover, bool(false_captures))
     if seven is None:
-        checks = [NO_SEVEN] + [p for p in checks if not p.startswith("no side has the seven")]
+        checks = [NO_SEVEN] + [p for p in checks if p != escoba.NO_SEVEN_OF_COINS]
     for what, deck in DECK.items():
-        if taken[what] > deck:  # say it the way the form is filled: by the sides that count
-            others = "the others'" if last > 1 else f"{sides[0].name}'s"
-            checks = [f"{others} {what} add up to {taken[what]}, but the deck has {deck} "
-                      f"— {taken[what] - deck} too many" if p.startswith(f"{what} add up") else p
-                      for p in checks]
-    return RoundForm(counts, false_captures, leftover, seven, problems + [_sentence(p) for p in checks])
+        if taken[what] > deck:
+            said = (Text(OTHERS_TOO_MANY[what], total=taken[what], deck=deck, off=taken[what] - deck) if last > 1
+                    else Text(FIRST_TOO_MANY[what], side=sides[0].name, total=taken[what], deck=deck,
+                              off=taken[what] - deck))
+            checks = [said if getattr(p, "template", None) == escoba.TOO_MANY[what] else p for p in checks]
+    return RoundForm(counts, false_captures, leftover, seven,
+                     [translate(p) for p in problems] + [_sentence(translate(p)) for p in checks])
 
 
 def _sentence(text: str) -> str:
@@ -220,7 +256,7 @@ def preview_context(table: dict, who: tables.Viewer, played: tables.Played,
         index = entry_index(played, correcting)
         number = index + 1
         if not who.is_host:
-            problems.append("Only the host can correct a round.")
+            problems.append(_("Only the host can correct a round."))
         if not problems:
             replacement = {**played.entries[index][1], **event}
             replacement = {k: v for k, v in replacement.items() if k in ("type", *event)}
@@ -231,16 +267,19 @@ def preview_context(table: dict, who: tables.Viewer, played: tables.Played,
                 for position, candidate in enumerate(events, 1):
                     after = played.game.apply(after, candidate)
             except RuleError as error:
-                where = "" if position == number else f"Round {position} would no longer fit: "
-                problems.append(where + _sentence(str(error)))
+                if position == number:
+                    problems.append(_sentence(translate(error)))
+                else:
+                    problems.append(_("Round %(number)s would no longer fit: %(problem)s",
+                                      number=position, problem=_sentence(translate(error))))
                 after = None
     elif played.finished:
-        problems.append("The game is over: start a rematch to play again.")
+        problems.append(_("The game is over: start a rematch to play again."))
     elif not problems:
         try:
             after = played.game.apply(state, event)
         except RuleError as error:
-            problems.append(_sentence(str(error)))
+            problems.append(_sentence(translate(error)))
     if not problems:
         points = escoba.round_points(state, event["sides"], event.get("false_captures"))
     confirm_url = url_for("tables.correct" if correcting else "tables.enter", token=table["join_token"])
@@ -294,36 +333,35 @@ LIMITS = {**DECK, "escobas": escoba.MAX_ESCOBAS, "false": MAX_FALSE}  # the step
 # --- the history and the score sheet ------------------------------------------------------------
 
 
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
 def counts_text(counts: Counts) -> str:
-    parts = [plural(counts.cards, "card"), plural(counts.coins, "coin"), plural(counts.sevens, "seven")]
+    """What a side captured, in the phone's language: "24 cards · 7 coins · 3 sevens · …"."""
+    parts = [ngettext("%(num)s card", "%(num)s cards", counts.cards),
+             ngettext("%(num)s coin", "%(num)s coins", counts.coins),
+             ngettext("%(num)s seven", "%(num)s sevens", counts.sevens)]
     if counts.seven_of_coins:
-        parts.append("7 of coins")
+        parts.append(_("7 of coins"))
     if counts.escobas:
-        parts.append(plural(counts.escobas, "escoba"))
+        parts.append(ngettext("%(num)s escoba", "%(num)s escobas", counts.escobas))
     return " · ".join(parts)
 
 
 def point_words(points: Points) -> list[str]:
-    """The lines a side scored, in words."""
+    """The lines a side scored, in words of the phone's language."""
     words = []
     if points.escobas:
-        words.append(plural(points.escobas, "escoba"))
+        words.append(ngettext("%(num)s escoba", "%(num)s escobas", points.escobas))
     if points.cards:
-        words.append("most cards")
+        words.append(_("most cards"))
     if points.coins:
-        words.append("all ten coins +2" if points.coins == 2 else "most coins")
+        words.append(_("all ten coins +2") if points.coins == 2 else _("most coins"))
     if points.seven_of_coins:
-        words.append("7 of coins")
+        words.append(_("7 of coins"))
     if points.sevens:
-        words.append("all four sevens +2" if points.sevens == 2 else "most sevens")
+        words.append(_("all four sevens +2") if points.sevens == 2 else _("most sevens"))
     if points.bonus:
-        words.append("the others under 10 cards +2")
+        words.append(_("the others under 10 cards +2"))
     if points.penalty:
-        words.append(f"false capture {signed(points.penalty)}")
+        words.append(_("false capture %(points)s", points=signed(points.penalty)))
     return words
 
 
@@ -360,8 +398,24 @@ def my_side(played: tables.Played, who: tables.Viewer) -> str | None:
 # --- the capture finder -------------------------------------------------------------------------
 
 SUIT_CODES = {"o": Suit.OROS, "c": Suit.COPAS, "e": Suit.ESPADAS, "b": Suit.BASTOS}
-SUIT_WORDS = {Suit.OROS: "coins", Suit.COPAS: "cups", Suit.ESPADAS: "swords", Suit.BASTOS: "clubs"}
 MAX_HAND = 3
+
+
+def suit_words() -> dict[Suit, dict[str, str]]:
+    """Per suit, as the finder shows it: its name (Spanish in every language), the initial on
+    a small card, and what the suit is in the phone's language."""
+    initials = {Suit.OROS: pgettext("oros, initial", "O"), Suit.COPAS: pgettext("copas, initial", "C"),
+                Suit.ESPADAS: pgettext("espadas, initial", "E"), Suit.BASTOS: pgettext("bastos, initial", "B")}
+    meanings = {Suit.OROS: pgettext("Spanish suit", "coins"), Suit.COPAS: pgettext("Spanish suit", "cups"),
+                Suit.ESPADAS: pgettext("Spanish suit", "swords"), Suit.BASTOS: pgettext("Spanish suit", "clubs")}
+    return {suit: {"name": translate(escoba.SUIT_NAMES[suit]), "initial": initials[suit], "meaning": meanings[suit]}
+            for suit in Suit}
+
+
+def figures() -> dict[int, str]:
+    """The figures' names on the finder's cards (sota, caballo, rey)."""
+    return {10: pgettext("Spanish card", "jack"), 11: pgettext("Spanish card", "knight"),
+            12: pgettext("Spanish card", "king")}
 
 
 def card_code(card: Card) -> str:
@@ -385,8 +439,7 @@ def parse_cards(text: str, limit: int = 40) -> list[Card]:
 
 
 def card_name(card: Card) -> str:
-    figure = escoba.FIGURES.get(card.rank)
-    return f"{figure or card.rank} of {card.suit.value}"
+    return translate(card.name)
 
 
 def finder_context(token: str | None) -> dict:
@@ -423,7 +476,7 @@ def finder_context(token: str | None) -> dict:
         table_sum=sum(c.value for c in table_cards), answers=answers,
         opening=escoba.opening_escobas(table_cards) if len(table_cards) == 4 else None,
         mode_link={m: link(table_cards, hand, m) for m in ("table", "hand")},
-        clear_link=link([], [], "table"), suit_words=SUIT_WORDS, figures=escoba.FIGURES,
+        clear_link=link([], [], "table"), suits=suit_words(), figures=figures(),
         back=url_for("tables.table", token=token) if token else None)
 
 
