@@ -312,6 +312,16 @@ def current_game(db: sqlite_utils.Database, table_id: int) -> dict:
     return next(db["games"].rows_where("table_id = ?", [table_id], order_by="number desc", limit=1))
 
 
+def tables_of(db: sqlite_utils.Database, device: str, limit: int = 12) -> list[dict]:
+    """The tables a device opened or sits at, newest first: its way back to last week's games."""
+    if not device:
+        return []
+    return list(db.query(
+        "SELECT * FROM tables WHERE host_device = :device OR id IN "
+        "(SELECT table_id FROM seats WHERE device = :device) ORDER BY id DESC LIMIT :limit",
+        {"device": device, "limit": limit}))
+
+
 def games_of(db: sqlite_utils.Database, table_id: int) -> list[dict]:
     return list(db["games"].rows_where("table_id = ?", [table_id], order_by="number"))
 

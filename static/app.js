@@ -55,14 +55,6 @@
     const area = $("#message");
     if (area) area.innerHTML = html || "";
   }
-  function sayText(text) {
-    const p = document.createElement("p");
-    p.className = "message";
-    p.setAttribute("role", "alert");
-    p.textContent = text;
-    say("");
-    $("#message")?.append(p);
-  }
   function net(state, text) {
     const el = $("#net");
     if (!el) return;

@@ -257,11 +257,11 @@ def unmarked(text: str, allowed: set[str]) -> str:
         if stripped == text:
             break
         text = stripped
-    for word in sorted(allowed, key=len, reverse=True):
-        text = text.replace(word, " ")
     text = re.sub(r"https?://\S+", " ", text)
     text = re.sub(r"\b[A-Z0-9]{6}\b", " ", text)  # a table's code
     text = re.sub(r"\b[A-Z]{3}\b", " ", text)  # a currency's code
+    for word in sorted(allowed, key=len, reverse=True):  # whole words: a player "C" is not the C of CHF
+        text = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", " ", text)
     return "".join(ch for ch in text if not unicodedata.category(ch).startswith(("P", "S", "N", "Z", "C"))).strip()
 
 
@@ -384,7 +384,7 @@ def test_numbers_and_money_in_the_locale(app):
         "de": ("1.234,5", "1.234,50\xa0€", "+1,50\xa0€", "10.000"),
         "de_AT": ("1.234,5", "€\xa01.234,50", "+€\xa01,50", "10.000"),
         "pl": ("1\xa0234,5", "1\xa0234,50\xa0€", "+1,50\xa0€", "10\xa0000"),
-        "es": ("1234,5", "1234,50\xa0€", "+1,50\xa0€", "10.000"),
+        "es": ("1.234,5", "1.234,50\xa0€", "+1,50\xa0€", "10.000"),
     }
     from flask_babel import force_locale
 

@@ -65,10 +65,10 @@ def test_history_shows_every_game_entry_correction_and_the_ledger(evening):
     assert games == ["2", "1"]  # newest first
     game_1 = page[page.index('id="game-1"'):]
     # Anna 1 + 5 = 6 against 0: six points at 0.50
-    assert "Anna wins" in game_1 and "Ben → Anna" in game_1 and "3.00 EUR" in game_1
+    assert "Anna wins" in game_1 and "Ben → Anna" in game_1 and "€3.00" in game_1
     assert "undid entry" in game_1 and "corrected #" in game_1
     assert game_1.count('<li class="entry">') == 21  # 20 cells and the slip
-    assert "The evening&#39;s ledger" in page
+    assert "The evening's ledger" in page
     assert f'href="/t/{token}/games/1/log.json"' in page and f'href="/t/{token}/games/2/log.json"' in page
     assert "In progress" in page[page.index('id="game-2"'):page.index('id="game-1"')]
     assert "data-post" not in page  # a record, not a place to undo or correct
@@ -83,7 +83,7 @@ def test_a_downloaded_game_imports_to_the_same_result(evening, phone):
                           content_type="multipart/form-data")
     assert response.status_code == 303
     page = other.get(response.headers["Location"]).get_data(as_text=True)
-    assert "Anna wins" in page and "3.00 EUR" in page
+    assert "Anna wins" in page and "€3.00" in page
     assert page.count('<li class="entry">') == 20  # the log holds the entries as they stand
 
 
@@ -133,7 +133,7 @@ def test_players_list_and_figures(phone):
         assert import_file(reader, LOGS / "escalero" / f"{name}.json").status_code == 303
     listing = reader.get("/players").get_data(as_text=True)
     assert "/players/Anna" in listing and "/players/Emil" in listing
-    assert "+11.63 EUR" in listing  # 10.00 + 3.25 / 2, half a cent rounded away from zero
+    assert "+€11.63" in listing  # 10.00 + 3.25 / 2, half a cent rounded away from zero
     page = reader.get("/players/ANNA")  # any case
     assert page.status_code == 200
     text = page.get_data(as_text=True)
@@ -145,7 +145,7 @@ def test_players_list_and_figures(phone):
     # 484 over 7 columns
     assert (figure("games"), figure("wins")) == ("3", "3")
     assert (figure("average_column"), figure("grandes"), figure("served")) == ("69.1", "1", "3")
-    assert (figure("won-EUR"), figure("won-GBP"), figure("lost-EUR")) == ("11.63", "5.00", "0.00")
+    assert (figure("won-EUR"), figure("won-GBP"), figure("lost-EUR")) == ("€11.63", "£5.00", "€0.00")
     assert text.count("<svg class=\"chart") >= 3  # wins per game, money over games, average column
     assert "split equally" in text
     assert reader.get("/players/nobody").status_code == 404
@@ -188,3 +188,19 @@ def test_installable(client):
         assert worker.headers["Service-Worker-Allowed"] == "/" and worker.headers["Cache-Control"] == "no-cache"
         script = worker.get_data(as_text=True)
     assert 'startsWith("/static/")' in script and 'method !== "GET"' in script
+
+
+def test_the_start_page_lists_this_devices_tables_and_no_one_elses(phone):
+    """Last week's games are a tap away: the start page lists the tables a phone opened or sat
+    at, newest first, each with its history; another phone sees none of them."""
+    host, guest, stranger = phone(), phone(), phone()
+    assert "your-tables" not in host.get("/").get_data(as_text=True)  # a first visit
+    first = host.open_table(game="euchre", players=("Anna", "Ben", "Cleo", "Dora"))
+    second = host.open_table(players=("Anna", "Ben"))
+    guest.join(second, "Ben")
+    page = host.get("/").get_data(as_text=True)
+    listed = re.findall(r'href="/t/([\w-]+)/history"', page)
+    assert listed == [second, first]
+    assert "Escalero" in page and "Euchre" in page and "not started" in page
+    assert re.findall(r'href="/t/([\w-]+)/history"', guest.get("/").get_data(as_text=True)) == [second]
+    assert "your-tables" not in stranger.get("/").get_data(as_text=True)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template
+from flask import Blueprint, abort, render_template, session
 
+from .. import tables
 from ..games import ENGINES
+from .db import get_db
 from .i18n import _
 
 bp = Blueprint("pages", __name__)
@@ -12,7 +14,21 @@ bp = Blueprint("pages", __name__)
 
 @bp.get("/")
 def index():
-    return render_template("index.html", engines=ENGINES.values())
+    return render_template("index.html", engines=ENGINES.values(), mine=my_tables())
+
+
+def my_tables() -> list[tuple[dict, tables.Played, int]]:
+    """This device's tables (hosted or seated), each with its current game and how many it
+    has had. The session's device id is read, never made: a first visit has none."""
+    device = session.get("device")
+    if not isinstance(device, str):
+        return []
+    db = get_db()
+    out = []
+    for table in tables.tables_of(db, device):
+        games = tables.games_of(db, table["id"])
+        out.append((table, tables.load(db, games[-1]), len(games)))
+    return out
 
 
 @bp.get("/rules/<game>")

@@ -14,9 +14,8 @@ from flask import Blueprint, abort, current_app, render_template
 
 from .. import charts, stats, tables
 from ..games import ENGINES
-from ..games.settle import cents_text, round_half_away
 from .db import get_db
-from .i18n import _
+from .i18n import _, cents
 
 bp = Blueprint("players", __name__)
 
@@ -44,13 +43,6 @@ def everyone(db) -> dict[str, stats.Player]:
     with _lock:
         cache.update(mark=mark, players=found)
     return found
-
-
-def money_text(cents: Fraction, signed: bool = False) -> str:
-    """Cents (a team's share may be a fraction of one) as '1.50', or '+1.50' when signed."""
-    whole = round_half_away(Fraction(cents))
-    text = cents_text(whole)
-    return f"+{text}" if signed and whole > 0 else text
 
 
 @bp.get("/players")
@@ -87,5 +79,7 @@ def player(name: str):
 
 
 @bp.app_template_filter("stat_money")
-def stat_money(cents, signed: bool = False) -> str:
-    return money_text(cents, signed)
+def stat_money(amount: Fraction, currency: str, signed: bool = False) -> str:
+    """Cents (a team's share may be a fraction of one, rounded half away from zero) as the
+    player's locale writes money: '+€11.63'."""
+    return cents(amount, currency, signed)
