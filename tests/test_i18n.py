@@ -220,7 +220,7 @@ def boards(app, tokens) -> dict[str, str]:
 @pytest.mark.parametrize("game", [None, *GAMES], ids=["common", *GAMES])
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_page_renders_in_every_language_without_a_missing_message(app, phone, lang, game):
-    app.config["I18N_STRICT"] = True
+    app.config.update(I18N_STRICT=True, STREAM_SECONDS=0.05, KEEPALIVE_SECONDS=0.02)  # live routes end at once
     pages = tour(app, phone, lang, game)
     for name, response in pages.items():
         assert response.status_code < 500, name

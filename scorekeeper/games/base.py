@@ -256,7 +256,7 @@ def parse_rules(raw: Any, settings: Mapping[str, Setting]) -> dict[str, Any]:
     for key in raw:
         if key not in settings:
             raise RuleError("rules.%(key)s: this game has no such setting (settings: %(known)s)",
-                            key=key, known=", ".join(settings) or "none")
+                            key=key, known=", ".join(settings) or Text("none"))
     for key, setting in settings.items():
         value = raw.get(key)
         if value is None:

@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from babel import Locale, UnknownLocaleError
-from babel.dates import format_date, format_datetime
+from babel.dates import format_date, format_datetime, format_time
 from babel.lists import format_list
 from babel.messages.extract import extract_from_file
 from babel.numbers import format_currency, format_decimal
@@ -194,20 +194,31 @@ def cents(value: Any, currency: str | None = None, signed: bool = False) -> str:
 
 def when(iso_text: Any, with_time: bool = False) -> str:
     """A stored time ("2025-03-05T20:15:07+00:00") as the locale writes a short date: '3/5/25',
-    '05.03.25'; `with_time` adds the hour and minute ('3/5/25, 8:15 PM', '05.03.25, 20:15'),
-    in the server's time zone: the pub's clock (times are stored in UTC). Text that is not a
-    time is shown as it is. Digits only, no month names: they fit a phone's line in every
-    language."""
-    text = "" if iso_text is None else str(iso_text)
-    try:
-        moment = datetime.fromisoformat(text)
-    except ValueError:
-        return text
-    if moment.tzinfo is not None:
-        moment = moment.astimezone()
+    '05.03.25'; `with_time` adds the hour and minute ('3/5/25, 8:15 PM', '05.03.25, 20:15').
+    Digits only, no month names: they fit a phone's line in every language."""
+    moment = _moment(iso_text)
+    if moment is None:
+        return "" if iso_text is None else str(iso_text)
     if with_time:
         return format_datetime(moment, "short", tzinfo=moment.tzinfo, locale=get_locale())
     return format_date(moment, "short", locale=get_locale())
+
+
+def clock(iso_text: Any) -> str:
+    """Just the time of day of a stored time, as the locale writes it ('8:15 PM', '20:15')."""
+    moment = _moment(iso_text)
+    if moment is None:
+        return "" if iso_text is None else str(iso_text)
+    return format_time(moment, "short", tzinfo=moment.tzinfo, locale=get_locale())
+
+
+def _moment(iso_text: Any) -> datetime | None:
+    """A stored time (UTC) on the server's clock, which is the pub's; None for anything else."""
+    try:
+        moment = datetime.fromisoformat(str(iso_text))
+    except ValueError:
+        return None
+    return moment.astimezone() if moment.tzinfo is not None else moment
 
 
 # --- the page scripts' phrases -----------------------------------------------------------------------
@@ -325,6 +336,6 @@ def init_app(app: Flask) -> None:
         pgettext=lambda context, message: _lookup(message, context),
         npgettext=lambda context, singular, plural, n: _lookup_plural(singular, plural, n, context))
     app.jinja_env.globals.update(
-        tr=translate, number=number, money=money, cents=cents, when=when, languages=LANGUAGES,
+        tr=translate, number=number, money=money, cents=cents, when=when, clock=clock, languages=LANGUAGES,
         language=language, html_lang=html_lang, i18n_script_url=script_url)
     app.jinja_env.filters.update(tr=translate, number=number)

@@ -1,0 +1,171 @@
+"""The four languages in real browsers, as a new user meets them: a Spanish phone plays Escoba
+in Spanish, an Austrian table plays Escalero in German (poker dice as 9 10 B D K A, money as
+Austria writes it), and a phone that switches language keeps it while the table goes on live
+in every phone's own language.
+
+Expected words come from the compiled catalogs, so the tests follow the translators' wording.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.support import Translations
+
+from .test_escalero import open_table as open_escalero
+
+TRANSLATIONS = Path(__file__).resolve().parents[2] / "scorekeeper" / "translations"
+
+
+class Words:
+    """A language's catalog, as the app looks messages up (Jinja fills holes with %)."""
+
+    def __init__(self, lang: str):
+        self.catalog = Translations.load(str(TRANSLATIONS), [lang])
+        assert isinstance(self.catalog, Translations), f"no compiled catalog for {lang}: run make"
+
+    def __call__(self, message: str, **values) -> str:
+        translated = self.catalog.ugettext(message)
+        assert translated != message, f"untranslated: {message}"
+        return translated % values if values else translated
+
+    def p(self, context: str, message: str) -> str:
+        return self.catalog.upgettext(context, message)
+
+
+@pytest.fixture(scope="module")
+def words():
+    return {lang: Words(lang) for lang in ("de", "es", "pl")}
+
+
+def seat(page, link, name):
+    page.goto(link)
+    page.click(f"#join button:has-text('{name}')")
+
+
+def test_a_spanish_phone_plays_escoba_in_spanish(server, new_phone, words):
+    es = words["es"]
+    host = new_phone(locale="es-ES")
+    host.goto(server.url + "/")
+    assert host.get_attribute("html", "lang") == "es-ES"
+    assert es("Score the game at your table") in host.inner_text("h1")
+    host.goto(server.url + "/new/escoba")
+    assert es("Points to win") in host.inner_text("main form")
+    for i, name in enumerate(("Ana", "Beto")):
+        host.fill(f"input[name=player] >> nth={i}", name)
+    host.click(f"button:has-text('{es('Open the table')}')")
+    host.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    link = host.url
+
+    ana, beto = new_phone(locale="es-ES"), new_phone(locale="es-ES")
+    seat(ana, link, "Ana")
+    seat(beto, link, "Beto")
+    for page in (ana, beto):
+        page.wait_for_selector("[data-escoba-board]")
+        page.wait_for_selector("#net[data-state='live']")
+    assert es("What can I take?") in ana.inner_text("body")
+    assert beto.inner_text("#net") == es("Live")  # a phrase of the page's script
+
+    # two escobas tapped on Ana's phone reach Beto's, then Beto counts the round in Spanish
+    plus = "[data-escoba-board] [data-tally-step='0'][data-delta='1']"
+    ana.click(plus)
+    ana.click(plus)
+    beto.wait_for_selector("#board [data-tally-count='0']:text-is('2')", timeout=3000)
+    beto.click("[data-open-round]")
+    form = beto.locator("dialog[open] [data-escoba-form]")
+    form.wait_for()
+    assert es("Round %(number)s", number=1) in beto.inner_text("dialog[open]")
+    # the form's live check says what is missing, in Spanish
+    assert es("Who took the seven of coins? Tap their name.") in form.locator("[data-problems]").inner_text()
+    for _ in range(4):  # 24 cards
+        form.locator("#esc-c0 ~ [data-step='1']").click()
+    for _ in range(2):  # 7 coins
+        form.locator("#esc-o0 ~ [data-step='1']").click()
+    form.locator("#esc-s0 ~ [data-step='1']").click()  # 3 sevens
+    form.locator("label.chip:has-text('Ana')").click()  # Ana took the seven of coins
+    beto.wait_for_selector("dialog[open] .round-points")
+    points = form.locator(".round-points").inner_text()
+    assert "+6" in points and "escobas" in points and "most cards" not in points
+    form.locator("[data-round-confirm]").click()
+    ana.wait_for_selector("#board .escoba-sheet", timeout=3000)
+    assert ana.locator("#board .escoba-side >> nth=0").locator(".side-total").inner_text() == "6"
+    assert es("needs %(points)s", points=15) in ana.inner_text("#board .escoba-side >> nth=0")
+    assert es("Round %(number)s", number=2) in ana.inner_text("#board .escoba-round-no")
+    # a refusal reads in Spanish too: Beto tries to undo Ana's round... only the writer or the host may
+    assert ana.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_an_austrian_table_plays_escalero_in_german(server, new_phone, words):
+    de = words["de"]
+    host = new_phone(locale="de-AT")
+    host.goto(server.url + "/new/escalero")
+    assert host.get_attribute("html", "lang") == "de-AT"
+    for i, name in enumerate(("Anna", "Bernd")):
+        host.fill(f"input[name=player] >> nth={i}", name)
+    host.select_option("[name=rule_dice_faces]", "poker")
+    host.select_option("[name=rule_columns]", "1")
+    host.fill("[name=rule_stake]", "0,50")  # as an Austrian types it
+    host.click(f"button:has-text('{de('Open the table')}')")
+    host.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    link = host.url
+
+    anna, bernd = new_phone(locale="de-AT"), new_phone(locale="de-AT")
+    seat(anna, link, "Anna")
+    seat(bernd, link, "Bernd")
+    anna.wait_for_selector(".turn")
+    labels = [t.strip() for t in anna.locator("#board .pad tbody th.rowlabel").all_inner_texts()]
+    assert labels[:6] == ["9", "10", "B", "D", "K", "A"]
+    assert labels[6:] == [de.p("Escalero row", r) for r in ("S", "F", "P", "G")]
+    assert de("Your turn!") in anna.inner_text(".turn")
+    assert de("%(name)s's turn", name="Anna") in bernd.inner_text(".turn")
+
+    # the dice pad shows poker faces too; five kings thrown light up the cells they could go to
+    king = anna.locator("[data-dice-pad] .die[data-face='5']")
+    assert king.inner_text() == "K"
+    for _ in range(5):
+        king.click()
+    anna.wait_for_selector("#board button.cell[data-lit]")
+    assert anna.get_attribute("#board button.cell[data-column='1'][data-row='G']", "data-lit") == "50"
+    anna.click("#board button.cell[data-column='1'][data-row='G']")
+    bernd.wait_for_selector("#board td:has-text('50')", timeout=3000)
+    # the provisional money, as Austria writes it: € first, a decimal comma
+    money = bernd.inner_text("#board tfoot .points")
+    assert re.search(r"€\s?25,00", money), money
+    assert bernd.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_switching_language_keeps_it_and_the_table_stays_live_in_each_language(server, new_phone, words):
+    pl = words["pl"]
+    host = new_phone()  # English, as the browser says
+    open_escalero(host, server)
+    link = host.url
+    anna, ben = new_phone(), new_phone()
+    seat(anna, link, "Anna")
+    seat(ben, link, "Ben")
+    ben.wait_for_selector(".turn")
+    assert "Anna's turn" in ben.inner_text(".turn")
+
+    # Ben switches to Polish from the header: the same page comes back in Polish
+    ben.click("details.lang summary")
+    ben.click("details.lang button:has-text('Polski')")
+    ben.wait_for_function("() => document.documentElement.lang === 'pl'")
+    assert ben.url == link
+    assert pl("%(name)s's turn", name="Anna") in ben.inner_text(".turn")
+    ben.wait_for_selector("#net[data-state='live']")
+    assert ben.inner_text("#net") == pl("Live")
+    assert ben.evaluate("document.documentElement.scrollWidth") <= 360
+
+    # Anna writes in English; Ben's board follows live, in Polish
+    anna.click("#board button.cell[data-column='1'][data-row='F']")
+    anna.click("#picker button:has-text('35 served')")
+    ben.wait_for_selector("#board td:has-text('35')", timeout=3000)
+    assert pl("Your turn!") in ben.inner_text(".turn")
+    assert "Your turn" not in ben.inner_text("#board")
+    assert "Ben's turn" in anna.inner_text(".turn")
+
+    # the choice stays with Ben's phone: the start page, in Polish
+    ben.goto(server.url + "/")
+    assert ben.get_attribute("html", "lang") == "pl"
+    assert pl("Your tables") in ben.inner_text("#your-tables")
