@@ -15,7 +15,7 @@ import hashlib
 import json
 import os
 from datetime import datetime
-from decimal import Decimal
+from decimal import Decimal, localcontext
 from fractions import Fraction
 from typing import Any
 from urllib.parse import urlsplit
@@ -165,11 +165,22 @@ def localize(value: Any) -> str:
 # --- numbers and money ----------------------------------------------------------------------------
 
 
+def _digits(value: Any):
+    """A decimal context wide enough for `value`: Babel rounds within the current one, which
+    holds 28 digits, and a number typed with forty nines must not end in a 500."""
+    try:
+        size = Decimal(value).adjusted()  # the power of ten of its first digit
+    except (TypeError, ValueError, ArithmeticError):
+        size = 0
+    return localcontext(prec=max(28, size + 10))
+
+
 def number(value: Any, signed: bool = False) -> str:
     """1234.5 as '1.234,5' in German; with `signed`, '+' before a positive number."""
     if isinstance(value, Fraction):
         value = Decimal(round_half_away(value * 100)) / 100
-    text = format_decimal(value, locale=get_locale())
+    with _digits(value):
+        text = format_decimal(value, locale=get_locale())
     return f"+{text}" if signed and value > 0 else text
 
 
@@ -177,13 +188,14 @@ def money(amount: Any, currency: str | None = None, signed: bool = False) -> str
     """An amount in units ("1.50", a Decimal) as the locale writes money: '1,50 €' in German,
     '€ 1,50' in Austria; without a currency, just the figure with two decimals."""
     value = Decimal(str(amount))
-    if currency:
-        try:
-            text = format_currency(value, currency, locale=get_locale())
-        except (ValueError, KeyError):
-            text = f"{format_decimal(value, format='#,##0.00', locale=get_locale())} {currency}"
-    else:
-        text = format_decimal(value, format="#,##0.00", locale=get_locale())
+    with _digits(value):
+        if currency:
+            try:
+                text = format_currency(value, currency, locale=get_locale())
+            except (ValueError, KeyError):
+                text = f"{format_decimal(value, format='#,##0.00', locale=get_locale())} {currency}"
+        else:
+            text = format_decimal(value, format="#,##0.00", locale=get_locale())
     return f"+{text}" if signed and value > 0 else text
 
 

@@ -40,6 +40,20 @@ def words():
     return {lang: Words(lang) for lang in ("de", "es", "pl")}
 
 
+def open_table(page, server, game, players, open_button, typed=(), **choices):
+    """The host's form, filled in and sent; the table's link."""
+    page.goto(f"{server.url}/new/{game}")
+    for i, name in enumerate(players):
+        page.fill(f"input[name=player] >> nth={i}", name)
+    for key, value in choices.items():
+        page.select_option(f"[name=rule_{key}]", value)
+    for key, value in typed:
+        page.fill(f"[name=rule_{key}]", value)
+    page.click(f"button:has-text('{open_button}')")
+    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    return page.url
+
+
 def seat(page, link, name):
     page.goto(link)
     page.click(f"#join button:has-text('{name}')")
@@ -53,11 +67,7 @@ def test_a_spanish_phone_plays_escoba_in_spanish(server, new_phone, words):
     assert es("Score the game at your table") in host.inner_text("h1")
     host.goto(server.url + "/new/escoba")
     assert es("Points to win") in host.inner_text("main form")
-    for i, name in enumerate(("Ana", "Beto")):
-        host.fill(f"input[name=player] >> nth={i}", name)
-    host.click(f"button:has-text('{es('Open the table')}')")
-    host.wait_for_url(re.compile(r"/t/[\w-]+$"))
-    link = host.url
+    link = open_table(host, server, "escoba", ("Ana", "Beto"), es("Open the table"))
 
     ana, beto = new_phone(locale="es-ES"), new_phone(locale="es-ES")
     seat(ana, link, "Ana")
@@ -100,16 +110,10 @@ def test_a_spanish_phone_plays_escoba_in_spanish(server, new_phone, words):
 def test_an_austrian_table_plays_escalero_in_german(server, new_phone, words):
     de = words["de"]
     host = new_phone(locale="de-AT")
-    host.goto(server.url + "/new/escalero")
+    host.goto(server.url + "/")
     assert host.get_attribute("html", "lang") == "de-AT"
-    for i, name in enumerate(("Anna", "Bernd")):
-        host.fill(f"input[name=player] >> nth={i}", name)
-    host.select_option("[name=rule_dice_faces]", "poker")
-    host.select_option("[name=rule_columns]", "1")
-    host.fill("[name=rule_stake]", "0,50")  # as an Austrian types it
-    host.click(f"button:has-text('{de('Open the table')}')")
-    host.wait_for_url(re.compile(r"/t/[\w-]+$"))
-    link = host.url
+    link = open_table(host, server, "escalero", ("Anna", "Bernd"), de("Open the table"),
+                      typed=[("stake", "0,50")], dice_faces="poker", columns="1")  # a stake as Austrians type it
 
     anna, bernd = new_phone(locale="de-AT"), new_phone(locale="de-AT")
     seat(anna, link, "Anna")
