@@ -96,6 +96,8 @@ def test_import_a_log_then_see_it(phone):
     assert re.fullmatch(r"/t/[\w-]+/history", response.headers["Location"])
     page = reader.get(response.headers["Location"]).get_data(as_text=True)
     assert "Ben wins!" in page and page.count('<li class="entry">') == 8
+    # the log names no writers (`by` is optional): the rows name none, rather than "?"
+    assert 'class="who"' not in page
     # the importer hosts the new table: it may play on from there
     table = reader.get(response.headers["Location"].removesuffix("/history")).get_data(as_text=True)
     assert "· host" in table

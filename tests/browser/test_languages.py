@@ -17,6 +17,7 @@ from babel.support import Translations
 from .test_escalero import open_table as open_escalero
 
 TRANSLATIONS = Path(__file__).resolve().parents[2] / "scorekeeper" / "translations"
+LOGS = Path(__file__).resolve().parents[1] / "logs"
 
 
 class Words:
@@ -173,3 +174,22 @@ def test_switching_language_keeps_it_and_the_table_stays_live_in_each_language(s
     ben.goto(server.url + "/")
     assert ben.get_attribute("html", "lang") == "pl"
     assert pl("Your tables") in ben.inner_text("#your-tables")
+
+
+def test_last_weeks_escalero_settles_on_a_german_phone(server, new_phone, words):
+    """An imported three-column game, settled in German (longer words, € after a minus) on a
+    360 px phone: the history and the table's own board show every column without the page
+    scrolling sideways, and the log names no writers, so no row shows a stand-in for one."""
+    de = words["de"]
+    phone = new_phone(locale="de-AT")
+    phone.goto(server.url + "/import")
+    phone.set_input_files("#log-file", str(LOGS / "escalero" / "seed-three-players.json"))
+    phone.click(f"button:has-text('{de('Import and show it')}')")
+    phone.wait_for_url(re.compile(r"/t/[\w-]+/history$"))
+    for page_url in (phone.url, phone.url.removesuffix("/history")):
+        phone.goto(page_url)
+        settle = phone.locator(".settle-table").first
+        assert de("Column %(column)s", column=3) in settle.inner_text()
+        assert re.search(r"-€\s?1,40", settle.inner_text())
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    assert phone.locator("#board .who").count() == 0
