@@ -26,7 +26,7 @@ from babel.lists import format_list
 from babel.messages.extract import extract_from_file
 from babel.numbers import format_currency, format_decimal
 from flask import Blueprint, Flask, Response, abort, current_app, redirect, request, session, url_for
-from flask_babel import Babel, get_locale, get_translations
+from flask_babel import Babel, force_locale, get_locale, get_translations
 
 from ..games.base import Both, Either, Plural, Text
 from ..games.settle import round_half_away
@@ -266,13 +266,11 @@ def _samples(locale: Locale) -> dict[str, int]:
 def script_catalog(lang: str) -> dict[str, Any]:
     """The scripts' phrases in `lang`: a string each, or {category: string} for plurals."""
     app = current_app._get_current_object()
-    messages = app.extensions["i18n.scripts"]
-    locale = Locale.parse(lang)
-    from flask_babel import force_locale
-
     cache = app.extensions.setdefault("i18n.script_catalogs", {})
     if lang in cache:
         return cache[lang]
+    messages = app.extensions["i18n.scripts"]
+    locale = Locale.parse(lang)
     out: dict[str, Any] = {}
     with force_locale(lang):
         for singular, plural in messages:

@@ -13,6 +13,8 @@ import secrets
 
 from flask import Flask, abort, g, request, session
 
+from .i18n import _
+
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
        "form-action 'self'; frame-ancestors 'none'; manifest-src 'self'")
@@ -65,8 +67,6 @@ def check_csrf() -> None:
     expected = session.get("csrf")
     if not isinstance(expected, str) or not hmac.compare_digest(str(sent).encode(), expected.encode()):
         g.csrf_failed = True
-        from .i18n import _  # the language is chosen from the session this module reads
-
         abort(403, _("This page has expired. Reload it and try again."))
 
 
