@@ -140,6 +140,22 @@ def test_refusals_name_the_problem():
     refused(one, "column must be 1, not 2", player="Anna", column=2, row="1", value=1)
 
 
+def test_a_refusal_names_the_row_by_its_code_and_carries_the_pads_label():
+    """The log (and so the CLI) knows rows by code; the screens show them as the pad does."""
+    state = new_game(dice_faces="poker")
+    for player, row in (("Anna", "3"), ("Ben", "S"), ("Anna", "S"), ("Ben", "3")):
+        state = score(state, player, 1, row, 0)
+    for row, shown, context in (("3", "J", "poker die"), ("S", "S", "Escalero row")):
+        with pytest.raises(RuleError) as error:
+            escalero.apply(state, {"type": "score", "player": "Anna", "column": 1, "row": row, "value": 0})
+        assert str(error.value) == f"Anna has already written column 1, row {row}"
+        term = error.value.text.values["row"]
+        assert (term, term.shown, term.context) == (row, shown, context)
+    with pytest.raises(RuleError) as error:
+        escalero.apply(new_game(), {"type": "score", "player": "Anna", "column": 1, "row": "2", "value": 3})
+    assert error.value.text.values["row"].shown == "2" and error.value.text.values["row"].context is None
+
+
 def test_crossing_out_is_allowed_whatever_the_dice():
     state = score(new_game(), "Anna", 1, "S", 0, dice=[1, 1, 2, 2, 3])
     assert state.pads["Anna"][(1, Row.STRAIGHT)] == 0

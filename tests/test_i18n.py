@@ -427,6 +427,22 @@ def test_a_refusal_reads_in_the_players_language(phone):
     assert "row F takes" not in refused and "31" in refused
 
 
+def test_a_refusal_names_a_row_as_the_players_pad_does(phone):
+    """Rows are codes in the log ("S", "3"); a refusal on a phone names them as its pad
+    labels them: the Spanish pad's Escalera is E, the German poker die 3 is a Bube, B."""
+    host = phone()
+    host.post("/language", {"lang": "es", "next": "/"}, fetch=False)
+    token = host.open_table(players=("Ana", "Beto"), dice_faces="poker")
+    first = {"type": "score", "player": "Ana", "column": 1, "row": "S", "value": 0}
+    for player, row in (("Ana", "S"), ("Beto", "3"), ("Ana", "3"), ("Beto", "S")):
+        assert host.enter(token, {**first, "player": player, "row": row}).status_code < 400
+    refused = host.enter(token, {**first, "value": 0}).get_data(as_text=True)
+    assert "columna 1, fila E" in refused, refused
+    host.post("/language", {"lang": "de", "next": "/"}, fetch=False)
+    refused = host.enter(token, {**first, "row": "3"}).get_data(as_text=True)
+    assert "Kolonne 1, Reihe B" in refused, refused
+
+
 def test_each_language_gets_its_own_board(phone):
     """Boards are rendered once per change and kind of viewer: and per language."""
     host = phone()

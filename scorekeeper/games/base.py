@@ -56,6 +56,26 @@ class Plural(Text):
         return self
 
 
+class Term(str):
+    """A word of a game's own as the log writes it (Escalero's row "3"), which the screens show
+    as the pad does: `shown` ("Q" when the table plays with poker dice), looked up in the
+    catalogs under `context` ("poker die", "Escalero row") when it has one.
+
+    >>> row = Term("3", "Q", "poker die")
+    >>> Text("row %(row)s", row=row), row.shown
+    ('row 3', 'Q')
+    """
+
+    shown: str
+    context: str | None
+
+    def __new__(cls, code: str, shown: str | None = None, context: str | None = None) -> "Term":
+        self = super().__new__(cls, code)
+        self.shown = code if shown is None else shown
+        self.context = context
+        return self
+
+
 class Either(tuple):
     """Names or words any one of which will do: "Anna or Ben", in each player's language."""
 

@@ -18,6 +18,7 @@ from .base import (
     RuleError,
     Setting,
     Setup,
+    Term,
     Text,
     boolean,
     currency_code,
@@ -114,6 +115,15 @@ def row_label(row: Row, rules: Mapping[str, Any]) -> str:
     if row.is_picture:
         return POKER_FACES[row.face] if rules["dice_faces"] == "poker" else row.value
     return row.value
+
+
+def row_term(row: Row, rules: Mapping[str, Any]) -> Term:
+    """A row named in a message: its code, as the log has it, that screens show as the pad
+    labels the row (a poker face, an initial in the player's language)."""
+    label = row_label(row, rules)
+    if not row.is_picture:
+        return Term(row.value, label, "Escalero row")
+    return Term(row.value, label, "poker die" if label in ("J", "Q", "K", "A") else None)
 
 
 def allowed_values(row: Row, rules: Mapping[str, Any]) -> tuple[int, ...]:
@@ -260,7 +270,7 @@ def verify_score(state: State, event: Mapping[str, Any]) -> Entry:
                         rows=" ".join(r.value for r in state.rows), row=describe(event.get("row")))
     if (column, row) in state.pads[side]:
         raise RuleError("%(side)s has already written column %(column)s, row %(row)s",
-                        side=side, column=column, row=row.value)
+                        side=side, column=column, row=row_term(row, state.rules))
 
     throw = None
     dice, served = event.get("dice"), event.get("served")
@@ -273,12 +283,12 @@ def verify_score(state: State, event: Mapping[str, Any]) -> Entry:
     elif served:
         raise RuleError("served needs the dice that were served")
     if served and row.is_picture:
-        raise RuleError("row %(row)s is a picture: only combinations can be served", row=row.value)
+        raise RuleError("row %(row)s is a picture: only combinations can be served", row=row_term(row, state.rules))
 
     value = event.get("value")
     if value is not None:
         if isinstance(value, bool) or not isinstance(value, int) or value not in allowed_values(row, state.rules):
-            raise RuleError("row %(row)s takes %(allowed)s, not %(value)s", row=row.value,
+            raise RuleError("row %(row)s takes %(allowed)s, not %(value)s", row=row_term(row, state.rules),
                             allowed=", ".join(map(str, allowed_values(row, state.rules))), value=describe(value))
     if throw is not None:
         made = throw_value(row, throw, state.rules)
@@ -290,9 +300,9 @@ def verify_score(state: State, event: Mapping[str, Any]) -> Entry:
         elif value != 0 and value != made:  # crossing out is allowed whatever was thrown
             if made is None:
                 raise RuleError("%(dice)s score nothing in row %(row)s, not %(value)s",
-                                dice=_dice_text(throw), row=row.value, value=value)
+                                dice=_dice_text(throw), row=row_term(row, state.rules), value=value)
             raise RuleError("%(dice)s score %(made)s in row %(row)s, not %(value)s",
-                            dice=_dice_text(throw), made=made, row=row.value, value=value)
+                            dice=_dice_text(throw), made=made, row=row_term(row, state.rules), value=value)
     if value is None:
         raise RuleError("give the value to write, or the dice")
     return Entry(side, player, column, row, value, throw)

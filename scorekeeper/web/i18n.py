@@ -28,7 +28,7 @@ from babel.numbers import format_currency, format_decimal
 from flask import Blueprint, Flask, Response, abort, current_app, redirect, request, session, url_for
 from flask_babel import Babel, force_locale, get_locale, get_translations
 
-from ..games.base import Both, Either, Plural, Text
+from ..games.base import Both, Either, Plural, Term, Text
 from ..games.settle import round_half_away
 from ..tables import sentence
 
@@ -153,6 +153,8 @@ def localize(value: Any) -> str:
     """One value of a message in this request's locale."""
     if isinstance(value, Text):
         return translate(value)
+    if isinstance(value, Term):
+        return _lookup(value.shown, value.context) if value.context else value.shown
     if isinstance(value, Either):
         return format_list([localize(v) for v in value], style="or", locale=get_locale())
     if isinstance(value, Both):

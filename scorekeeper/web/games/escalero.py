@@ -36,7 +36,9 @@ def choices(row: escalero.Row, rules) -> str:
 
 def pad_word(label: str) -> str:
     """A face or row initial of the pad, as the engine writes it, in the phone's language:
-    poker faces (German B D K A) and the combinations' initials; 9, 10 and 1…6 stay."""
+    poker faces (German B D K A) and the combinations' initials; 9, 10 and 1…6 stay. These
+    calls put the words in the catalogs; refusals naming a row look them up by the same
+    contexts (escalero.row_term, i18n.localize)."""
     words = {"J": pgettext("poker die", "J"), "Q": pgettext("poker die", "Q"),
              "K": pgettext("poker die", "K"), "A": pgettext("poker die", "A"),
              "S": pgettext("Escalero row", "S"), "F": pgettext("Escalero row", "F"),
