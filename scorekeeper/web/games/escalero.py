@@ -10,7 +10,7 @@ from ... import tables
 from ...games import escalero
 from ...games.base import RuleError
 from ..db import get_db
-from ..i18n import _, pgettext
+from ..i18n import _, localize, pgettext
 from ..security import device_id
 
 bp = Blueprint("escalero", __name__)
@@ -37,8 +37,8 @@ def choices(row: escalero.Row, rules) -> str:
 def pad_word(label: str) -> str:
     """A face or row initial of the pad, as the engine writes it, in the phone's language:
     poker faces (German B D K A) and the combinations' initials; 9, 10 and 1…6 stay. These
-    calls put the words in the catalogs; refusals naming a row look them up by the same
-    contexts (escalero.row_term, i18n.localize)."""
+    calls put the words in the catalogs; rows (escalero.row_term, on the pad and in refusals)
+    are looked up by the same contexts."""
     words = {"J": pgettext("poker die", "J"), "Q": pgettext("poker die", "Q"),
              "K": pgettext("poker die", "K"), "A": pgettext("poker die", "A"),
              "S": pgettext("Escalero row", "S"), "F": pgettext("Escalero row", "F"),
@@ -76,8 +76,9 @@ def placements(token: str):
 
 
 def row_label(row, rules) -> str:
+    """A row's label on the pad: the same word a refusal naming the row uses."""
     try:
-        return pad_word(escalero.row_label(escalero.Row(row), rules))
+        return localize(escalero.row_term(escalero.Row(row), rules))
     except ValueError:
         return str(row)
 
