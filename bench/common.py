@@ -239,7 +239,7 @@ class Instance:
              seat_phones: bool = False) -> tuple[list[Seeded], dict[str, dict]]:
         """`count` tables opened by the host device, table i with sizes[i % len(sizes)] players;
         with seat_phones each seat gets a phone of its own. Returns the tables and the phones."""
-        from scorekeeper import store, tables
+        from scorekeeper import service, store
 
         db = store.connect(self.database)
         db.conn.execute("PRAGMA synchronous = OFF")  # seeding only: the server keeps FULL
@@ -247,12 +247,12 @@ class Instance:
         for i in range(count):
             size = sizes[i % len(sizes)]
             players = [f"P{j + 1}" for j in range(size)]
-            row = tables.create_table(db, self.host["device"], game, rules or {}, players)
+            row = service.create_table(db, self.host["device"], game, rules or {}, players)
             seeded = Seeded(row["join_token"], row["id"], players)
             if seat_phones:
-                for seat in tables.seats(db, row["id"]):
+                for seat in service.seats(db, row["id"]):
                     phone = self.device()
-                    tables.join(db, row, phone["device"], seat_id=seat["id"])
+                    service.join(db, row, phone["device"], seat_id=seat["id"])
                     phones[phone["device"]] = phone
                     seeded.phones.append(phone["device"])
             made.append(seeded)

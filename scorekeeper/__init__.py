@@ -31,7 +31,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     from htmx_flask import Htmx
 
-    from .web import assets, db, games, i18n, pages, security, tables
+    from .web import assets, db, games, i18n, pages, security, table
     Htmx(app)
     security.init_app(app)
     i18n.init_app(app)
@@ -39,7 +39,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     assets.init_app(app)
     games.init_app(app)
     app.register_blueprint(pages.bp)
-    app.register_blueprint(tables.bp)
+    app.register_blueprint(table.bp)
     from .web import history, install, players, tv  # history, statistics, big screen, home screen
     for area in (history, players, tv, install):
         app.register_blueprint(area.bp)

@@ -71,18 +71,18 @@ def serve(host: str, port: int, workers: int) -> None:
 @with_appcontext
 def export_command(table_code: str, number: int | None, output: str) -> None:
     """Write one game of a table (by its short code) as a scorekeeper-log/1 JSON document."""
-    from . import store, tables
+    from . import service, store
     from flask import current_app
 
     db = store.connect(current_app.config["DATABASE"])
     rows = list(db["tables"].rows_where("code = ?", [table_code.strip().upper()]))
     if not rows:
         fail(f"no table has the code {table_code}")
-    games = tables.games_of(db, rows[0]["id"])
+    games = service.games_of(db, rows[0]["id"])
     chosen = [g for g in games if number is None or g["number"] == number]
     if not chosen:
         fail(f"table {table_code} has no game {number}")
-    text = json.dumps(tables.load(db, chosen[-1]).log(), ensure_ascii=False, indent=1)
+    text = json.dumps(service.load(db, chosen[-1]).log(), ensure_ascii=False, indent=1)
     with click.open_file(output, "w", encoding="utf-8") as handle:
         handle.write(text + "\n")
 
@@ -95,12 +95,12 @@ def import_command(file: str) -> None:
 
     A log that breaks a rule is refused like replay does: exit status 2, one line on stderr.
     """
-    from . import store, tables
+    from . import service, store
     from flask import current_app
 
     db = store.connect(current_app.config["DATABASE"])
     try:
-        table = tables.import_log(db, parse_json(read_source(file)))
+        table = service.import_log(db, parse_json(read_source(file)))
     except LogError as error:
         fail(str(error))
         return

@@ -13,7 +13,7 @@ from itertools import combinations
 
 import pytest
 
-from scorekeeper import store, tables
+from scorekeeper import service, store
 from scorekeeper.games import escoba
 from scorekeeper.games.base import RuleError, make_setup, parse_rules
 from scorekeeper.games.escoba import Card, Suit
@@ -30,8 +30,8 @@ def new_game(players=("Anna", "Ben"), teams=None, **rules):
 
 def played(app, token):
     db = store.connect(app.config["DATABASE"])
-    table = tables.by_join_token(db, token)
-    return tables.load(db, tables.current_game(db, table["id"]))
+    table = service.by_join_token(db, token)
+    return service.load(db, service.current_game(db, table["id"]))
 
 
 def fields_of(page: str, marker: str) -> dict:
@@ -149,7 +149,7 @@ def test_the_read_only_board_shows_the_tally_without_buttons(duel, app):
     host, anna, ben, token = duel
     anna.post(f"/t/{token}/draft", {"draft": json.dumps({"escobas": {"Ben": 3}})})
     db = store.connect(app.config["DATABASE"])
-    board_token = tables.by_join_token(db, token)["board_token"]
+    board_token = service.by_join_token(db, token)["board_token"]
     page = host.get(f"/b/{board_token}").get_data(as_text=True)
     assert 'data-tally-count="1">3<' in page
     assert "data-tally-step" not in page and "data-open-round" not in page and "escoba-dialog" not in page

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from scorekeeper import store, tables
+from scorekeeper import service, store
 from scorekeeper.games import euchre
 
 PLAYERS = ("Anna", "Ben", "Cleo", "Dora")
@@ -16,13 +16,13 @@ RED, BLUE = "Anna & Cleo", "Ben & Dora"
 
 def played_of(app, token):
     db = store.connect(app.config["DATABASE"])
-    table = tables.by_join_token(db, token)
-    return tables.load(db, tables.current_game(db, table["id"]))
+    table = service.by_join_token(db, token)
+    return service.load(db, service.current_game(db, table["id"]))
 
 
 def board_token(app, token):
     db = store.connect(app.config["DATABASE"])
-    return tables.by_join_token(db, token)["board_token"]
+    return service.by_join_token(db, token)["board_token"]
 
 
 @pytest.fixture

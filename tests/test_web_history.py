@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from scorekeeper import store, tables
+from scorekeeper import service, store
 
 LOGS = Path(__file__).parent / "logs"
 ROWS = ("1", "2", "3", "4", "5", "6", "S", "F", "P", "G")
@@ -28,8 +28,8 @@ def message(response) -> str:
 
 def last_entries(app, token):
     db = store.connect(app.config["DATABASE"])
-    table = tables.by_join_token(db, token)
-    return [recorded.id for recorded, _ in tables.load(db, tables.current_game(db, table["id"])).entries]
+    table = service.by_join_token(db, token)
+    return [recorded.id for recorded, _ in service.load(db, service.current_game(db, table["id"])).entries]
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 
-from scorekeeper import store, tables
+from scorekeeper import service, store
 from scorekeeper.gamelog import FORMAT, read_header
 from scorekeeper.games.escalero import allowed_values
 
@@ -54,7 +54,7 @@ def test_board_carries_the_last_ten_rows_and_the_rest_on_demand(phone, app):
     assert "data-correct=" in rows  # the host corrects old entries from there
 
     db = store.connect(app.config["DATABASE"])
-    board_token = tables.by_join_token(db, token)["board_token"]
+    board_token = service.by_join_token(db, token)["board_token"]
     readonly = phone().get(f"/b/{board_token}/board/earlier").get_data(as_text=True)
     assert len(history_ids(readonly)) == 4 and "data-correct=" not in readonly
 
@@ -73,15 +73,15 @@ def test_live_stream_starts_from_the_board_the_page_shows(phone, app):
 def test_cached_fold_catches_up_like_a_whole_fold(phone, app):
     host, token = entered(phone, 5)
     db = store.connect(app.config["DATABASE"])
-    table = tables.by_join_token(db, token)
+    table = service.by_join_token(db, token)
 
     def both():
-        row = tables.current_game(db, table["id"])
-        cached = tables.load(db, row)
-        history = [tables.Recorded(r[0], r[1], json.loads(r[2]) if r[2] else None, r[3], r[4], r[5])
+        row = service.current_game(db, table["id"])
+        cached = service.load(db, row)
+        history = [service.Recorded(r[0], r[1], json.loads(r[2]) if r[2] else None, r[3], r[4], r[5])
                    for r in db.execute("SELECT id, kind, payload, target, by, at FROM events "
                                        "WHERE game_id = ? ORDER BY id", [row["id"]]).fetchall()]
-        whole = tables.fold(row, history, cached.last_event_id)
+        whole = service.fold(row, history, cached.last_event_id)
         assert cached.entries == whole.entries and cached.history == whole.history
         assert cached.state == whole.state and cached.result == whole.result
         return cached

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from scorekeeper import store, tables
+from scorekeeper import service, store
 
 F35 = {"type": "score", "column": 1, "row": "F", "value": 35}
 
@@ -23,8 +23,8 @@ def game(phone):
 
 def events_of(app, token):
     db = store.connect(app.config["DATABASE"])
-    table = tables.by_join_token(db, token)
-    return tables.load(db, tables.current_game(db, table["id"]))
+    table = service.by_join_token(db, token)
+    return service.load(db, service.current_game(db, table["id"]))
 
 
 def test_start_page_lists_games_and_rules(client):
@@ -86,7 +86,7 @@ def test_join_by_short_code_and_rate_limit(phone, app):
     guest = phone()
     response = guest.post("/join", {"code": code.lower()}, fetch=False)
     assert response.status_code == 303 and response.headers["Location"].endswith(token)
-    for _ in range(tables.JOIN_ATTEMPTS):
+    for _ in range(service.JOIN_ATTEMPTS):
         assert guest.post("/join", {"code": "ZZZZZZ"}, fetch=False).status_code == 404
     limited = guest.post("/join", {"code": code}, fetch=False)
     assert limited.status_code == 429 and "Too many wrong codes" in limited.get_data(as_text=True)
@@ -264,7 +264,7 @@ def test_whole_game_settles_with_money_rematch_and_ledger(game, app):
     board = anna.get(f"/t/{token}/board").get_data(as_text=True)
     assert "The evening so far" in board
     db = store.connect(app.config["DATABASE"])
-    ledger = tables.ledger(db, tables.by_join_token(db, token)["id"])
+    ledger = service.ledger(db, service.by_join_token(db, token)["id"])
     assert sum(ledger["cents"].values()) == 0
     assert ledger["cents"]["Anna"] == 2 * int(played.result["money"]["Anna"].replace(".", ""))
 

@@ -2,14 +2,14 @@
 importing a game log to see it.
 
 Read-only views over the tables service: the history is shown as the read-only board would
-show it, so it offers no buttons; a log comes in as a new table through `tables.import_log`.
+show it, so it offers no buttons; a log comes in as a new table through `service.import_log`.
 """
 
 from __future__ import annotations
 
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 
-from .. import tables
+from .. import service
 from ..gamelog import LogError, parse_json
 from .db import get_db
 from .i18n import _, translate
@@ -21,11 +21,11 @@ bp = Blueprint("history", __name__)
 @bp.get("/t/<token>/history")
 def history(token: str):
     db = get_db()
-    table = tables.by_join_token(db, token)
-    games = [tables.load(db, row) for row in tables.games_of(db, table["id"])]
+    table = service.by_join_token(db, token)
+    games = [service.load(db, row) for row in service.games_of(db, table["id"])]
     response = Response(render_template(
-        "history.html", table=table, games=games, ledger=tables.ledger(db, table["id"]),
-        who=tables.viewer(db, table, "", read_only=True)))
+        "history.html", table=table, games=games, ledger=service.ledger(db, table["id"]),
+        who=service.viewer(db, table, "", read_only=True)))
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -44,7 +44,7 @@ def import_log():
     if not text:
         return render_template("import.html", message=_("Choose a game log file (or paste one) first.")), 400
     try:
-        table = tables.import_log(get_db(), parse_json(text), device=device_id())
+        table = service.import_log(get_db(), parse_json(text), device=device_id())
     except LogError as error:
         return render_template("import.html", message=translate(error),
                                text=text if isinstance(text, str) else ""), 400

@@ -30,7 +30,7 @@ from flask_babel import Babel, force_locale, get_locale, get_translations
 
 from ..games.base import Both, Either, Plural, Term, Text
 from ..games.settle import round_half_away
-from ..tables import sentence
+from ..service import sentence
 
 LANGUAGES = {"en": "English", "de": "Deutsch", "pl": "Polski", "es": "Español"}
 SOURCE = "en"  # the language the messages are written in: it has no catalog

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, session
 
-from .. import tables
+from .. import service
 from ..games import ENGINES
 from .db import get_db
 from .i18n import _
@@ -17,7 +17,7 @@ def index():
     return render_template("index.html", engines=ENGINES.values(), mine=my_tables())
 
 
-def my_tables() -> list[tuple[dict, tables.Played, int]]:
+def my_tables() -> list[tuple[dict, service.Played, int]]:
     """This device's tables (hosted or seated), each with its current game and how many it
     has had. The session's device id is read, never made: a first visit has none."""
     device = session.get("device")
@@ -25,9 +25,9 @@ def my_tables() -> list[tuple[dict, tables.Played, int]]:
         return []
     db = get_db()
     out = []
-    for table in tables.tables_of(db, device):
-        games = tables.games_of(db, table["id"])
-        out.append((table, tables.load(db, games[-1]), len(games)))
+    for table in service.tables_of(db, device):
+        games = service.games_of(db, table["id"])
+        out.append((table, service.load(db, games[-1]), len(games)))
     return out
 
 

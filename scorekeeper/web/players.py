@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from flask import Blueprint, abort, current_app, render_template
 
-from .. import charts, stats, tables
+from .. import charts, service, stats
 from ..games import ENGINES
 from .db import get_db
 from .i18n import _, cents
@@ -35,7 +35,7 @@ def everyone(db) -> dict[str, stats.Player]:
     for row in db["games"].rows_where(order_by="id"):
         if row["id"] not in played_ids:
             continue
-        played = tables.load(db, row)
+        played = service.load(db, row)
         if played.game is None:
             continue
         docs.append(played.log())  # dated by its first entry (stats.started)

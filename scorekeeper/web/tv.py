@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, render_template
 
-from .. import store, tables
+from .. import service, store
 from .db import get_db
-from .tables import board_html, join_url
+from .table import board_html, join_url
 
 bp = Blueprint("tv", __name__)
 
@@ -19,9 +19,9 @@ bp = Blueprint("tv", __name__)
 @bp.get("/b/<token>/tv")
 def tv(token: str):
     db = get_db()
-    table = tables.by_board_token(db, token)
-    who = tables.viewer(db, table, "", read_only=True)
-    played = tables.load(db, tables.current_game(db, table["id"]))
+    table = service.by_board_token(db, token)
+    who = service.viewer(db, table, "", read_only=True)
+    played = service.load(db, service.current_game(db, table["id"]))
     change = store.last_change(db, table["id"])  # before the board: the stream sends anything newer
     response = Response(render_template("tv.html", table=table, who=who, played=played, change=change,
                                         board_html=board_html(table, who), join_url=join_url(table)))

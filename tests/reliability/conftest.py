@@ -292,8 +292,8 @@ def check_database(path: Path) -> dict:
     """Open a database as a restarted server would and check that nothing is half-written:
     SQLite's own integrity and foreign keys, every table with its seats and a first game, every
     game's log folding through the rules, every idempotency key once. Returns counts."""
-    from scorekeeper import tables
-    from scorekeeper.tables import Recorded
+    from scorekeeper import service
+    from scorekeeper.service import Recorded
 
     conn = sqlite3.connect(path)
     try:
@@ -316,7 +316,7 @@ def check_database(path: Path) -> dict:
             history = [Recorded(r[0], r[1], json.loads(r[2]) if r[2] else None, r[3], r[4], r[5])
                        for r in conn.execute("SELECT id, kind, payload, target, by, at FROM events "
                                              "WHERE game_id = ? ORDER BY id", [game_row["id"]])]
-            played = tables.fold(game_row, history, history[-1].id if history else 0)  # raises if illegal
+            played = service.fold(game_row, history, history[-1].id if history else 0)  # raises if illegal
             counts["games"] += 1
             counts["entries"] += len(played.entries)
             counts["events"] += len(history)
@@ -330,8 +330,8 @@ def check_database(path: Path) -> dict:
 
 def played_of(path: Path, token: str):
     """The current game of a table, folded from the rows on disk (no process cache)."""
-    from scorekeeper import tables
-    from scorekeeper.tables import Recorded
+    from scorekeeper import service
+    from scorekeeper.service import Recorded
 
     conn = sqlite3.connect(path)
     try:
@@ -345,7 +345,7 @@ def played_of(path: Path, token: str):
                                          "WHERE game_id = ? ORDER BY id", [game_row["id"]])]
     finally:
         conn.close()
-    return tables.fold(game_row, history, history[-1].id if history else 0)
+    return service.fold(game_row, history, history[-1].id if history else 0)
 
 
 def worker_cpu(server: Server) -> dict[int, int]:

@@ -21,13 +21,13 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import store, tables
+from scorekeeper import service, store
 from scorekeeper.web.security import CSP
 
 SECTION = "access"
 # POST routes any device may use with its CSRF token: opening a table, joining one, and
 # importing a game log (it opens a new table, hosted by the importing device)
-OPEN = {"tables.create", "tables.join_by_code", "tables.join", "history.import_log", "i18n.choose"}
+OPEN = {"table.create", "table.join_by_code", "table.join", "history.import_log", "i18n.choose"}
 F35 = {"type": "score", "column": 1, "row": "F", "value": 35}
 
 
@@ -111,23 +111,23 @@ def requests_the_host_may_make(app, world) -> dict[str, tuple[str, dict]]:
     last = {g: current(app, token).entries[-1][0].id for g, token in t.items()}
     seats = seat_ids(app, t["escalero"])
     return {
-        "tables.enter": (f"/t/{t['escalero']}/entries", {"event": json.dumps({**F35, "player": "Ben"})}),
-        "tables.draft": (f"/t/{t['kaques']}/draft", {"draft": json.dumps(
+        "table.enter": (f"/t/{t['escalero']}/entries", {"event": json.dumps({**F35, "player": "Ben"})}),
+        "table.draft": (f"/t/{t['kaques']}/draft", {"draft": json.dumps(
             {"player": "Ben", "throws": [{"dice": [1, 2, 2, 3, 4, 6], "keep": [1]}]})}),
-        "tables.undo": (f"/t/{t['escalero']}/undo", {"target": str(last["escalero"])}),
-        "tables.correct": (f"/t/{t['escalero']}/correct", {"target": str(last["escalero"]),
+        "table.undo": (f"/t/{t['escalero']}/undo", {"target": str(last["escalero"])}),
+        "table.correct": (f"/t/{t['escalero']}/correct", {"target": str(last["escalero"]),
                                                              "event": json.dumps({"value": 30})}),
-        "tables.rematch": (f"/t/{t['escalero']}/rematch", {}),
-        "tables.teams": (f"/t/{world['fresh']}/teams", {"action": "draw"}),
-        "tables.free_seat": (f"/t/{t['escalero']}/seats/{seats['Ben']}/free", {}),
+        "table.rematch": (f"/t/{t['escalero']}/rematch", {}),
+        "table.teams": (f"/t/{world['fresh']}/teams", {"action": "draw"}),
+        "table.free_seat": (f"/t/{t['escalero']}/seats/{seats['Ben']}/free", {}),
         "euchre.hand": (f"/t/{t['euchre']}/euchre/hand", {"event": json.dumps(
             {"type": "hand", "maker": "Ben", "tricks": 3}), "deal": "1"}),
         "kaques.reopen": (f"/t/{t['kaques']}/kaques/reopen", {"target": str(last["kaques"])}),
     }
 
 
-WRITES = {"tables.enter", "tables.draft", "tables.undo", "tables.correct", "tables.rematch", "tables.teams",
-          "tables.free_seat", "euchre.hand", "kaques.reopen"}
+WRITES = {"table.enter", "table.draft", "table.undo", "table.correct", "table.rematch", "table.teams",
+          "table.free_seat", "euchre.hand", "kaques.reopen"}
 
 
 def test_every_state_changing_route_is_classified(app):
@@ -158,7 +158,7 @@ def test_outsiders_cannot_write_where_the_host_can(app, phone, world, endpoint, 
     said = outsiders["never joined"].get_data(as_text=True)
     assert any(why in said for why in ("Join the table first", "Only the host", "Only the one who wrote it")), said
     accepted = world["host"].post(path, form)
-    if endpoint == "tables.rematch":  # the game is not over: refused for everyone, for that reason
+    if endpoint == "table.rematch":  # the game is not over: refused for everyone, for that reason
         assert accepted.status_code == 409 and "Finish this game first" in accepted.get_data(as_text=True)
     else:
         assert accepted.status_code in (200, 303), (endpoint, accepted.get_data(as_text=True))
@@ -170,10 +170,10 @@ def test_every_state_changing_route_needs_the_sessions_csrf_token(app, phone, wo
     requests = requests_the_host_may_make(app, world)
     log = (Path(__file__).parents[1] / "logs" / "escalero" / "sweep.json").read_text()
     requests.update({"history.import_log": ("/import", {"text": log}),
-                     "tables.create": ("/new/escalero", {"player": ["X", "Y"]}),
-                     "tables.join_by_code": ("/join", {"code": "ZZZZZZ"}),
+                     "table.create": ("/new/escalero", {"player": ["X", "Y"]}),
+                     "table.join_by_code": ("/join", {"code": "ZZZZZZ"}),
                      "i18n.choose": ("/language", {"lang": "de", "next": "/"}),
-                     "tables.join": (f"/t/{world['fresh']}/join", {"seat": seat_ids(app, world["fresh"])["Anna"]}),
+                     "table.join": (f"/t/{world['fresh']}/join", {"seat": seat_ids(app, world["fresh"])["Anna"]}),
                      "history.import_log": ("/import", {"text": json.dumps({
                          "format": "scorekeeper-log/1", "game": "kaques", "players": ["X", "Y"], "events": []})})})
     path, form = requests[endpoint]
@@ -282,10 +282,10 @@ def test_tokens_are_unguessable(app, phone, monkeypatch, figures):
     """Join and board tokens: 128 random bits from `secrets`, all different; the device id in
     the cookie 128 bits; the CSRF token 256 bits."""
     sizes = []
-    real = tables.secrets.token_urlsafe
-    monkeypatch.setattr(tables.secrets, "token_urlsafe", lambda n=None: sizes.append(n) or real(n))
+    real = service.secrets.token_urlsafe
+    monkeypatch.setattr(service.secrets, "token_urlsafe", lambda n=None: sizes.append(n) or real(n))
     db = store.connect(app.config["DATABASE"])
-    made = [tables.create_table(db, "d", "escalero", {}, ["A", "B"]) for _ in range(300)]
+    made = [service.create_table(db, "d", "escalero", {}, ["A", "B"]) for _ in range(300)]
     db.conn.close()
     assert sizes and min(sizes) >= 16
     tokens = [t[k] for t in made for k in ("join_token", "board_token")]
@@ -293,7 +293,7 @@ def test_tokens_are_unguessable(app, phone, monkeypatch, figures):
     for value in tokens:
         assert len(base64.urlsafe_b64decode(value + "==")) * 8 >= 128
     codes = [t["code"] for t in made]
-    assert len(set(codes)) == len(codes) and all(set(c) <= set(tables.CODE_ALPHABET) for c in codes)
+    assert len(set(codes)) == len(codes) and all(set(c) <= set(service.CODE_ALPHABET) for c in codes)
     device = phone()
     device.get("/")
     device.open_table()
@@ -324,7 +324,7 @@ def test_the_short_code_is_rate_limited_per_address(app, phone, figures):
     code = re.search(r"Code <b>([A-Z0-9]{6})</b>", host.get(f"/t/{token}").get_data(as_text=True)).group(1)
     guesser = phone()
     wrong = [c for c in ("ZZZZZZ", "YYYYYY") if c != code][0]
-    for _ in range(tables.JOIN_ATTEMPTS):
+    for _ in range(service.JOIN_ATTEMPTS):
         assert guesser.post("/join", {"code": wrong}, environ_base={"REMOTE_ADDR": "10.9.9.9"}).status_code == 404
     for attempt in (wrong, code, code.lower()):
         limited = guesser.post("/join", {"code": attempt}, environ_base={"REMOTE_ADDR": "10.9.9.9"})
@@ -349,10 +349,10 @@ def test_the_rate_limit_holds_across_workers_and_under_a_burst(kit, tmp_path, fi
         wrong = "ZZZZZZ" if code != "ZZZZZZ" else "YYYYYY"
         replies = kit.race([lambda g=g: g.post("/join", {"code": wrong}, fetch=False) for g in guessers])
         statuses = sorted(r.status for r in replies)
-        assert statuses == [404] * tables.JOIN_ATTEMPTS + [429] * (25 - tables.JOIN_ATTEMPTS), statuses
+        assert statuses == [404] * service.JOIN_ATTEMPTS + [429] * (25 - service.JOIN_ATTEMPTS), statuses
         right = guessers[0].post("/join", {"code": code}, fetch=False)
         assert right.status == 429 and "Too many wrong codes" in right.message
-        figures.add(SECTION, "guesses_rate_limited", 25 - tables.JOIN_ATTEMPTS + 1)
+        figures.add(SECTION, "guesses_rate_limited", 25 - service.JOIN_ATTEMPTS + 1)
         # and the cookie the real server sets: signed, HttpOnly, SameSite
         reply = kit.WebPhone(server.url).get("/")
         cookie = reply.headers.get("Set-Cookie")
@@ -363,9 +363,9 @@ def test_the_rate_limit_holds_across_workers_and_under_a_burst(kit, tmp_path, fi
         assert server.server_errors() == []
     finally:
         server.stop()
-    space = len(tables.CODE_ALPHABET) ** 6
+    space = len(service.CODE_ALPHABET) ** 6
     figures.set(SECTION, "short_code_space", space)
-    figures.set(SECTION, "wrong_codes_per_address_per_10_min", tables.JOIN_ATTEMPTS)
+    figures.set(SECTION, "wrong_codes_per_address_per_10_min", service.JOIN_ATTEMPTS)
 
 
 def html_pages(app, phone, world) -> dict[str, object]:

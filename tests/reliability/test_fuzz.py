@@ -259,21 +259,21 @@ def route_strategies(game: str) -> dict:
     rules_text = st.fixed_dictionaries({}, optional={f"rule_{k}": junk_text for k in (
         "stake", "columns", "target", "deck", "first_dealer", "currency", "sweep_bonus", "shutout", "x")})
     return {
-        "tables.enter": form(event=encoded(events(game)), seen=ids, idem=junk_text),
-        "tables.draft": form(draft=encoded(drafts(game)), idem=junk_text),
-        "tables.undo": form(target=ids, idem=junk_text),
-        "tables.correct": form(target=ids, event=encoded(events(game)), idem=junk_text),
-        "tables.rematch": form(),
-        "tables.teams": form(action=st.sampled_from(["draw", "set", "clear"]) | junk_text,
+        "table.enter": form(event=encoded(events(game)), seen=ids, idem=junk_text),
+        "table.draft": form(draft=encoded(drafts(game)), idem=junk_text),
+        "table.undo": form(target=ids, idem=junk_text),
+        "table.correct": form(target=ids, event=encoded(events(game)), idem=junk_text),
+        "table.rematch": form(),
+        "table.teams": form(action=st.sampled_from(["draw", "set", "clear"]) | junk_text,
                              teams=encoded(st.lists(st.fixed_dictionaries({
                                  "name": st.text(max_size=10), "players": st.lists(st.sampled_from(ALL_NAMES))}),
                                  max_size=3) | json_values)),
-        "tables.join": form(seat=ids, name=junk_text),
-        "tables.free_seat": form(),
-        "tables.create": st.builds(lambda a, b: {**a, **b}, form(
+        "table.join": form(seat=ids, name=junk_text),
+        "table.free_seat": form(),
+        "table.create": st.builds(lambda a, b: {**a, **b}, form(
             player=st.lists(junk_text, max_size=14), seating=st.sampled_from(["scribe", "players"]) | junk_text,
             scribe=junk_text), rules_text),
-        "tables.join_by_code": form(code=junk_text | st.sampled_from(["abcdef", "ZZZZZZ", "A-B-C-D-E-F"])),
+        "table.join_by_code": form(code=junk_text | st.sampled_from(["abcdef", "ZZZZZZ", "A-B-C-D-E-F"])),
         "euchre.hand": form(event=encoded(events("euchre")), deal=ids, idem=junk_text),
         "kaques.reopen": form(target=ids, idem=junk_text),
         # reads: query arguments
@@ -284,11 +284,11 @@ def route_strategies(game: str) -> dict:
         "escoba.round_form": form(correct=ids),
         "escoba.finder": form(t=junk_text, h=junk_text, m=junk_text),
         "escoba.table_finder": form(t=junk_text, h=junk_text, m=junk_text),
-        "tables.live": form(since=ids),
-        "tables.live_readonly": form(since=ids),
-        "tables.table": form(), "tables.board_page": form(), "tables.board": form(),
-        "tables.board_readonly": form(), "tables.qr": form(), "tables.export": form(),
-        "pages.index": form(), "pages.rules": form(), "tables.new": form(),
+        "table.live": form(since=ids),
+        "table.live_readonly": form(since=ids),
+        "table.table": form(), "table.board_page": form(), "table.board": form(),
+        "table.board_readonly": form(), "table.qr": form(), "table.export": form(),
+        "pages.index": form(), "pages.rules": form(), "table.new": form(),
         "static": form(v=junk_text),
         "history.import_log": form(text=log_texts, log=log_texts.map(lambda text: ("upload", text))),
         "i18n.choose": form(lang=st.sampled_from(["de", "pl", "es", "en", "eo", "DE"]) | junk_text,
@@ -437,8 +437,8 @@ def test_fuzz_route(world, endpoint, figures):
 
 def _check_all(database: str) -> int:
     """Every game at every table folds through its rules (raises if one does not)."""
-    from scorekeeper import tables
-    from scorekeeper.tables import Recorded
+    from scorekeeper import service
+    from scorekeeper.service import Recorded
 
     conn = sqlite3.connect(database)
     try:
@@ -449,7 +449,7 @@ def _check_all(database: str) -> int:
             history = [Recorded(r[0], r[1], json.loads(r[2]) if r[2] else None, r[3], r[4], r[5])
                        for r in conn.execute("SELECT id, kind, payload, target, by, at FROM events "
                                              "WHERE game_id = ? ORDER BY id", [game_row["id"]])]
-            tables.fold(game_row, history, history[-1].id if history else 0)
+            service.fold(game_row, history, history[-1].id if history else 0)
         return len(games)
     finally:
         conn.close()

@@ -6,7 +6,7 @@ import json
 
 from flask import Blueprint, render_template, request
 
-from ... import tables
+from ... import service
 from ...games import escalero
 from ...games.base import RuleError
 from ..db import get_db
@@ -55,21 +55,21 @@ def face_label(face: int, rules) -> str:
 def placements(token: str):
     """Buttons for every open cell of the side on turn, best first, for the dice given."""
     db = get_db()
-    table = tables.by_join_token(db, token)
-    who = tables.viewer(db, table, device_id())
-    played = tables.load(db, tables.current_game(db, table["id"]))
+    table = service.by_join_token(db, token)
+    who = service.viewer(db, table, device_id())
+    played = service.load(db, service.current_game(db, table["id"]))
     if played.row["game"] != "escalero" or played.game is None or played.finished:
-        raise tables.Refused("There is no Escalero game waiting for a throw.", 409)
+        raise service.Refused("There is no Escalero game waiting for a throw.", 409)
     try:
         dice = tuple(int(d) for d in request.args.get("dice", "").split(",")[:6])
         throw = escalero.Throw(dice, request.args.get("served") in ("1", "true", "on"))
     except (ValueError, RuleError):
-        raise tables.Refused("Tap five dice first.", 400) from None
+        raise service.Refused("Tap five dice first.", 400) from None
     side = played.state.side_on_turn
     writes = who.writes_for_all or (who.name in played.writers())
     options = escalero.placements(played.state, side, throw)
     # `seen`: the entries this offer was made for; a tap that arrives after another phone (or
-    # the host) wrote this turn is refused by tables.submit instead of filling the next side's cell
+    # the host) wrote this turn is refused by service.submit instead of filling the next side's cell
     return render_template("games/escalero/_placements.html", options=options, throw=throw,
                            side=side, writes=writes, table=table, rules=played.state.rules,
                            seen=len(played.entries))

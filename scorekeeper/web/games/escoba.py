@@ -9,14 +9,14 @@ from typing import Any, Mapping
 
 from flask import Blueprint, render_template, request, url_for
 
-from ... import tables
+from ... import service
 from ...games import escoba
 from ...games.base import RuleError, Text
 from ...games.escoba import DECK, Card, Counts, Points, Suit
 from ..db import get_db
 from ..i18n import _, ngettext, pgettext, translate
 from ..security import device_id
-from ..tables import fragment
+from ..table import fragment
 
 bp = Blueprint("escoba", __name__)
 
@@ -61,29 +61,29 @@ FIRST_TOO_MANY = {
 # --- the table and who may enter --------------------------------------------------------------
 
 
-def escoba_table(token: str, write: bool = True) -> tuple[dict, tables.Viewer, tables.Played]:
+def escoba_table(token: str, write: bool = True) -> tuple[dict, service.Viewer, service.Played]:
     """The table, the viewer and the game, refused unless it is an Escoba game under way."""
     db = get_db()
-    table = tables.by_join_token(db, token)
-    who = tables.viewer(db, table, device_id())
-    played = tables.load(db, tables.current_game(db, table["id"]))
+    table = service.by_join_token(db, token)
+    who = service.viewer(db, table, device_id())
+    played = service.load(db, service.current_game(db, table["id"]))
     if played.row["game"] != "escoba":
-        raise tables.Refused("This table does not play Escoba.", 404)
+        raise service.Refused("This table does not play Escoba.", 404)
     if played.game is None:
-        raise tables.Refused("The table is not ready: the host still has to seat the players "
+        raise service.Refused("The table is not ready: the host still has to seat the players "
                              "(two pairs for four).", 409)
     if write and not (who.seat or who.is_host):
-        raise tables.Refused("Join the table first: pick your seat, then you can enter rounds.", 403)
+        raise service.Refused("Join the table first: pick your seat, then you can enter rounds.", 403)
     return table, who, played
 
 
-def signature(played: tables.Played) -> str:
+def signature(played: service.Played) -> str:
     """Changes when the round form must start again: a round in or out, a rematch, new sides."""
     sides = "|".join(side.name for side in played.game.setup.sides) if played.game else "-"
     return f"{played.row['number']}:{len(played.entries)}:{sides}"
 
 
-def tally(played: tables.Played) -> list[int]:
+def tally(played: service.Played) -> list[int]:
     """The escobas tapped so far this round, per side in seat order."""
     if played.game is None:
         return []
@@ -97,14 +97,14 @@ def tally(played: tables.Played) -> list[int]:
     return [0] * len(sides)
 
 
-def tally_payload(played: tables.Played, counts: list[int]) -> Any:
+def tally_payload(played: service.Played, counts: list[int]) -> Any:
     """The draft for these escoba counts: empty (dropped) when nobody has one."""
     if not any(counts):
         return ""
     return {"escobas": {side.name: n for side, n in zip(played.state.setup.sides, counts)}}
 
 
-def tally_fields(played: tables.Played, index: int, delta: int) -> str:
+def tally_fields(played: service.Played, index: int, delta: int) -> str:
     """The POST /draft fields of an escoba +/− button, as the board now stands (the script
     recomputes them from what the phone shows, so quick taps add up)."""
     counts = tally(played)
@@ -204,7 +204,7 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def form_values(played: tables.Played, event: Mapping[str, Any] | None = None) -> dict[str, str]:
+def form_values(played: service.Played, event: Mapping[str, Any] | None = None) -> dict[str, str]:
     """The form's starting values: an even share of the deck for a new round (so most piles
     are a few taps away) with the escobas tapped so far, or the counts of an entered round."""
     state = played.state
@@ -233,14 +233,14 @@ def form_values(played: tables.Played, event: Mapping[str, Any] | None = None) -
     return values
 
 
-def entry_index(played: tables.Played, target: Any) -> int:
+def entry_index(played: service.Played, target: Any) -> int:
     for index, (recorded, _) in enumerate(played.entries):
         if str(recorded.id) == str(target):
             return index
-    raise tables.Refused("That round is not part of the current game.", 400)
+    raise service.Refused("That round is not part of the current game.", 400)
 
 
-def preview_context(table: dict, who: tables.Viewer, played: tables.Played,
+def preview_context(table: dict, who: service.Viewer, played: service.Played,
                     args: Mapping[str, str]) -> dict:
     """Everything the preview under the form shows: the last side's counts, what is wrong,
     or the points each side gets and where that leaves the game, and the confirm button."""
@@ -282,7 +282,7 @@ def preview_context(table: dict, who: tables.Viewer, played: tables.Played,
             problems.append(_sentence(translate(error)))
     if not problems:
         points = escoba.round_points(state, event["sides"], event.get("false_captures"))
-    confirm_url = url_for("tables.correct" if correcting else "tables.enter", token=table["join_token"])
+    confirm_url = url_for("table.correct" if correcting else "table.enter", token=table["join_token"])
     if correcting:
         # fields left out of the form are cleared, not kept from the old round
         fields = {"target": correcting,
@@ -311,13 +311,13 @@ def round_form(token: str):
     return fragment(render_form(table, who, played, request.args.get("correct") or None))
 
 
-def render_form(table: dict, who: tables.Viewer, played: tables.Played, correct: Any = None) -> str:
+def render_form(table: dict, who: service.Viewer, played: service.Played, correct: Any = None) -> str:
     if played.game is None or (played.finished and not correct):
         return ""
     event = None
     if correct:
         if not who.is_host:
-            raise tables.Refused("Only the host can correct a round.", 403)
+            raise service.Refused("Only the host can correct a round.", 403)
         event = played.entries[entry_index(played, correct)][1]
     values = form_values(played, event)
     if correct:
@@ -381,7 +381,7 @@ def event_lines(state: escoba.State, event: Mapping[str, Any]) -> list[dict]:
              "false": false_captures.get(name, 0)} for name in counts]
 
 
-def round_number(played: tables.Played, recorded: tables.Recorded) -> int | None:
+def round_number(played: service.Played, recorded: service.Recorded) -> int | None:
     wanted = recorded.target if recorded.kind == "correct" else recorded.id
     for index, (entry, _) in enumerate(played.entries):
         if entry.id == wanted:
@@ -389,7 +389,7 @@ def round_number(played: tables.Played, recorded: tables.Recorded) -> int | None
     return None
 
 
-def my_side(played: tables.Played, who: tables.Viewer) -> str | None:
+def my_side(played: service.Played, who: service.Viewer) -> str | None:
     if played.game is None or not who.name or who.name not in played.state.setup.players:
         return None
     return played.state.setup.side_of(who.name).name
@@ -477,7 +477,7 @@ def finder_context(token: str | None) -> dict:
         opening=escoba.opening_escobas(table_cards) if len(table_cards) == 4 else None,
         mode_link={m: link(table_cards, hand, m) for m in ("table", "hand")},
         clear_link=link([], [], "table"), suits=suit_words(), figures=figures(),
-        back=url_for("tables.table", token=token) if token else None)
+        back=url_for("table.table", token=token) if token else None)
 
 
 def render_finder(token: str | None):
@@ -495,7 +495,7 @@ def finder():
 
 @bp.get("/t/<token>/escoba/finder")
 def table_finder(token: str):
-    tables.by_join_token(get_db(), token)  # a wrong link is a 404, not a finder
+    service.by_join_token(get_db(), token)  # a wrong link is a 404, not a finder
     return render_finder(token)
 
 

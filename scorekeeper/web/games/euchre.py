@@ -9,13 +9,13 @@ from typing import Any
 
 from flask import Blueprint
 
-from ... import tables
+from ... import service
 from ...games import euchre
 from ...games.base import RuleError
 from ..db import get_db
 from ..i18n import pgettext
 from ..security import device_id
-from ..tables import after_write, field, json_field
+from ..table import after_write, field, json_field
 
 bp = Blueprint("euchre", __name__)
 
@@ -55,7 +55,7 @@ def team_index(state: euchre.State) -> dict[str, int]:
     return {member: number for number, side in enumerate(state.setup.sides) for member in side.members}
 
 
-def board_view(played: tables.Played, who: tables.Viewer) -> BoardView:
+def board_view(played: service.Played, who: service.Viewer) -> BoardView:
     state: euchre.State = played.state
     score = state.score()
     me = who.name if who.name in state.setup.players else None
@@ -71,7 +71,7 @@ def board_view(played: tables.Played, who: tables.Viewer) -> BoardView:
                      tuple((player, players[player]) for player in state.setup.players), me)
 
 
-def picker_data(played: tables.Played) -> str:
+def picker_data(played: service.Played) -> str:
     """What the hand picker shows for every choice, from the engine's own preview: per maker
     the two defenders and, per lone player and tricks, the team that scores and its points,
     and who leads. JSON for the page's script, so the picker needs no round trip."""
@@ -123,7 +123,7 @@ class HandLine:
     corrected: bool = False  # the host replaced what was entered
 
 
-def _deals_by_entry(played: tables.Played) -> dict[int, tuple[Any, tuple[int, ...]]]:
+def _deals_by_entry(played: service.Played) -> dict[int, tuple[Any, tuple[int, ...]]]:
     """Entry id -> (the Hand or Redeal it became, the score after it). Every entry of the
     game folds into exactly one deal, in order."""
     state: euchre.State = played.state
@@ -137,7 +137,7 @@ def _deals_by_entry(played: tables.Played) -> dict[int, tuple[Any, tuple[int, ..
     return found
 
 
-def current_event(played: tables.Played, recorded: tables.Recorded, event: dict | None) -> dict | None:
+def current_event(played: service.Played, recorded: service.Recorded, event: dict | None) -> dict | None:
     """An entry as it stands now (after the host's corrections); None once undone. The
     events of undo and correction rows are shown as given."""
     if recorded.kind != "entry":
@@ -145,7 +145,7 @@ def current_event(played: tables.Played, recorded: tables.Recorded, event: dict 
     return next((now for entry, now in played.entries if entry.id == recorded.id), None)
 
 
-def hand_line(played: tables.Played, recorded: tables.Recorded, event: dict | None) -> HandLine:
+def hand_line(played: service.Played, recorded: service.Recorded, event: dict | None) -> HandLine:
     """The entry `event` as it stands now, with what it scored and the score after it; an
     undone entry as it was entered."""
     if not event or played.state is None:
@@ -193,7 +193,7 @@ def suit_name(suit: str | None) -> str:
     return names.get(suit or "", "")
 
 
-def statistics(played: tables.Played) -> dict[str, Any]:
+def statistics(played: service.Played) -> dict[str, Any]:
     """For the end screen: per team its marches, euchres it made, lone hands; hands per trump."""
     state: euchre.State = played.state
     teams = {side.name: {"march": 0, "euchred": 0, "alone": 0, "made": 0} for side in state.setup.sides}
@@ -233,15 +233,15 @@ def hand(token: str):
     deal meanwhile (or a phone resends a hand kept while offline) it is refused, not counted
     twice. Otherwise exactly POST /t/<token>/entries."""
     db = get_db()
-    table = tables.by_join_token(db, token)
-    who = tables.viewer(db, table, device_id())
-    played = tables.load(db, tables.current_game(db, table["id"]))
+    table = service.by_join_token(db, token)
+    who = service.viewer(db, table, device_id())
+    played = service.load(db, service.current_game(db, table["id"]))
     if played.row["game"] != "euchre" or played.state is None:
-        raise tables.Refused("This table is not playing a Euchre game yet.", 409)
+        raise service.Refused("This table is not playing a Euchre game yet.", 409)
     deal = field("deal")
     # every entry is one deal, so the deal the phone saw is the number of entries it saw;
-    # tables.submit checks it inside its write transaction (a retry gets the first answer)
-    tables.submit(db, table, who, json_field("event"), idem=field("idem") or None,
+    # service.submit checks it inside its write transaction (a retry gets the first answer)
+    service.submit(db, table, who, json_field("event"), idem=field("idem") or None,
                   seen=int(deal) if deal.isdigit() and len(deal) < 7 else None)
     return after_write(table, who)
 

@@ -15,14 +15,14 @@ from babel.numbers import parse_pattern
 from flask import Blueprint
 from flask_babel import get_locale
 
-from ... import tables
+from ... import service
 from ...games import kaques
 from ...games.base import RuleError, Text
 from ...games.kaques import CALLED, Call, TurnState
 from ..db import get_db
 from ..i18n import number
 from ..security import device_id
-from ..tables import after_write, field
+from ..table import after_write, field
 
 bp = Blueprint("kaques", __name__)
 
@@ -289,19 +289,19 @@ def reopen(token: str):
     """Undo the last turn and put it back on the table without its last throw, so a mistyped
     Kaque (or a fertisch! that should have been "throw again") is one tap to fix."""
     db = get_db()
-    table = tables.by_join_token(db, token)
-    who = tables.viewer(db, table, device_id())
-    played = tables.load(db, tables.current_game(db, table["id"]))
+    table = service.by_join_token(db, token)
+    who = service.viewer(db, table, device_id())
+    played = service.load(db, service.current_game(db, table["id"]))
     if played.row["game"] != kaques.name:
-        raise tables.Refused("This table is not playing Jaques le Kaques.", 409)
+        raise service.Refused("This table is not playing Jaques le Kaques.", 409)
     target = field("target")
     event = next((e for r, e in played.entries if str(r.id) == target), None)
-    undone = tables.undo(db, table, who, target, idem=field("idem") or None)
+    undone = service.undo(db, table, who, target, idem=field("idem") or None)
     if undone > played.last_event_id:  # not a retry of a reopen done before
         if event and len(event.get("throws") or ()) > 1:
-            tables.save_draft(db, table, who, {"player": event["player"], "throws": event["throws"][:-1]})
+            service.save_draft(db, table, who, {"player": event["player"], "throws": event["throws"][:-1]})
         elif played.draft:
-            tables.save_draft(db, table, who, None)  # the next player's first throws no longer fit
+            service.save_draft(db, table, who, None)  # the next player's first throws no longer fit
     return after_write(table, who)
 
 

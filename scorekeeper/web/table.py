@@ -16,7 +16,7 @@ from flask import (Blueprint, Response, abort, current_app, redirect, render_tem
                    stream_with_context, url_for)
 from werkzeug.exceptions import HTTPException
 
-from .. import store, tables
+from .. import service, store
 from ..games import ENGINES
 from ..games.base import RuleError, Text, parse_rules
 from ..live import sse_message
@@ -25,7 +25,7 @@ from .i18n import _, html_lang, say, translate
 from .links import base_url
 from .security import device_id
 
-bp = Blueprint("tables", __name__)
+bp = Blueprint("table", __name__)
 
 MAX_FIELD = 2000  # characters in any one form field
 
@@ -33,7 +33,7 @@ MAX_FIELD = 2000  # characters in any one form field
 def field(name: str, default: str = "") -> str:
     value = request.form.get(name, default)
     if len(value) > MAX_FIELD:
-        raise tables.Refused("That entry is too long.", 400)
+        raise service.Refused("That entry is too long.", 400)
     return value
 
 
@@ -42,7 +42,7 @@ def json_field(name: str):
     try:
         return json.loads(text) if text else None
     except ValueError:
-        raise tables.Refused("That entry could not be read. Reload the page and try again.", 400) from None
+        raise service.Refused("That entry could not be read. Reload the page and try again.", 400) from None
 
 
 # --- opening a table --------------------------------------------------------------------
@@ -57,16 +57,16 @@ def new(game: str):
 @bp.post("/new/<game>")
 def create(game: str):
     engine = ENGINES.get(game) or abort(404, _("There is no such game."))
-    names = [n[:MAX_FIELD] for n in request.form.getlist("player")][: tables.MAX_SEATS + 1]
+    names = [n[:MAX_FIELD] for n in request.form.getlist("player")][: service.MAX_SEATS + 1]
     values = {key: field(f"rule_{key}") for key in engine.settings}
     try:
         rules = rules_from_form(engine, values)
-        table = tables.create_table(get_db(), device_id(), game, rules, names,
+        table = service.create_table(get_db(), device_id(), game, rules, names,
                                     scribe=field("scribe") if field("seating") == "scribe" else None)
-    except tables.Refused as refusal:
+    except service.Refused as refusal:
         return render_template("new.html", engine=engine, values=values, names=names + [""],
                                message=say(refusal)), refusal.status
-    return redirect(url_for("tables.table", token=table["join_token"]), 303)
+    return redirect(url_for("table.table", token=table["join_token"]), 303)
 
 
 def rules_from_form(engine, values: dict[str, str]) -> dict:
@@ -83,7 +83,7 @@ def rules_from_form(engine, values: dict[str, str]) -> dict:
             try:
                 rules[key] = int(text)
             except ValueError:
-                raise tables.Refused("%(setting)s: type a whole number.", 400, setting=setting.label or key) from None
+                raise service.Refused("%(setting)s: type a whole number.", 400, setting=setting.label or key) from None
         elif key == "stake" and text.count(",") == 1 and "." not in text:
             rules[key] = text.replace(",", ".")  # "0,50", as most of Europe writes it
         else:
@@ -94,8 +94,8 @@ def rules_from_form(engine, values: dict[str, str]) -> dict:
         values = error.text.values  # "rules.<key>: must be <expects>, not <value>"
         setting = engine.settings.get(values.get("key"))
         if setting is None or "expects" not in values:
-            raise tables.Refused(error.text, 400) from None
-        raise tables.Refused("%(setting)s: must be %(expects)s, not %(value)s", 400, setting=setting.label or values["key"],
+            raise service.Refused(error.text, 400) from None
+        raise service.Refused("%(setting)s: must be %(expects)s, not %(value)s", 400, setting=setting.label or values["key"],
                              expects=setting.expects, value=values["value"]) from None
     return rules
 
@@ -106,60 +106,60 @@ def rules_from_form(engine, values: dict[str, str]) -> dict:
 @bp.post("/join")
 def join_by_code():
     try:
-        table = tables.by_code(get_db(), field("code"), request.remote_addr or "?")
-    except tables.Refused as refusal:
+        table = service.by_code(get_db(), field("code"), request.remote_addr or "?")
+    except service.Refused as refusal:
         return render_template("index.html", engines=ENGINES.values(), message=say(refusal),
                                code=field("code")[:12]), refusal.status
-    return redirect(url_for("tables.table", token=table["join_token"]), 303)
+    return redirect(url_for("table.table", token=table["join_token"]), 303)
 
 
 @bp.post("/t/<token>/join")
 def join(token: str):
     db = get_db()
-    table = tables.by_join_token(db, token)
+    table = service.by_join_token(db, token)
     new_name = field("name") if "name" in request.form else None
-    tables.join(db, table, device_id(), seat_id=field("seat") or None, new_name=new_name)
+    service.join(db, table, device_id(), seat_id=field("seat") or None, new_name=new_name)
     hub().notify(table["id"])
-    return redirect(url_for("tables.table", token=token), 303)
+    return redirect(url_for("table.table", token=token), 303)
 
 
 @bp.post("/t/<token>/seats/<int:seat_id>/free")
 def free_seat(token: str, seat_id: int):
     db = get_db()
-    table = tables.by_join_token(db, token)
-    who = tables.viewer(db, table, device_id())
-    tables.release_seat(db, table, who, seat_id)
+    table = service.by_join_token(db, token)
+    who = service.viewer(db, table, device_id())
+    service.release_seat(db, table, who, seat_id)
     return after_write(table, who)
 
 
 @bp.post("/t/<token>/teams")
 def teams(token: str):
     db = get_db()
-    table = tables.by_join_token(db, token)
-    who = tables.viewer(db, table, device_id())
-    played = tables.load(db, tables.current_game(db, table["id"]))
+    table = service.by_join_token(db, token)
+    who = service.viewer(db, table, device_id())
+    played = service.load(db, service.current_game(db, table["id"]))
     action = field("action")
     if action == "draw":
-        chosen = tables.draw_pairs(played.header["players"])
+        chosen = service.draw_pairs(played.header["players"])
     elif action == "set":
         chosen = json_field("teams")
     else:
         chosen = None
-    tables.set_teams(db, table, who, chosen)
+    service.set_teams(db, table, who, chosen)
     return after_write(table, who)
 
 
 # --- the table screen -------------------------------------------------------------------------
 
 
-def screen(table: dict, who: tables.Viewer, message: str | None = None, status: int = 200):
+def screen(table: dict, who: service.Viewer, message: str | None = None, status: int = 200):
     db = get_db()
-    game_row = tables.current_game(db, table["id"])
-    played = tables.load(db, game_row)
+    game_row = service.current_game(db, table["id"])
+    played = service.load(db, game_row)
     # Performance (bench/): the page's live stream starts from the change its board shows
     # (taken before the board, so nothing newer is missed) instead of sending it all again
     change = store.last_change(db, table["id"])
-    context = dict(table=table, who=who, played=played, seats=tables.seats(db, table["id"]),
+    context = dict(table=table, who=who, played=played, seats=service.seats(db, table["id"]),
                    message=message, join_url=join_url(table), board_html=board_html(table, who),
                    change=change)
     response = Response(render_template("table.html", **context), status)
@@ -168,24 +168,24 @@ def screen(table: dict, who: tables.Viewer, message: str | None = None, status: 
 
 
 def join_url(table: dict) -> str:
-    return base_url() + url_for("tables.table", token=table["join_token"])
+    return base_url() + url_for("table.table", token=table["join_token"])
 
 
 @bp.get("/t/<token>")
 def table(token: str):
     db = get_db()
-    table = tables.by_join_token(db, token)
-    return screen(table, tables.viewer(db, table, device_id()))
+    table = service.by_join_token(db, token)
+    return screen(table, service.viewer(db, table, device_id()))
 
 
 @bp.get("/b/<token>")
 def board_page(token: str):
     db = get_db()
-    table = tables.by_board_token(db, token)
-    return screen(table, tables.viewer(db, table, "", read_only=True))
+    table = service.by_board_token(db, token)
+    return screen(table, service.viewer(db, table, "", read_only=True))
 
 
-def board_html(table: dict, who: tables.Viewer) -> str:
+def board_html(table: dict, who: service.Viewer) -> str:
     """The live part of the table screen, as this kind of viewer sees it. Rendered once per
     change and kind of viewer, whatever the number of phones watching."""
     change = hub().query(lambda db: store.last_change(db, table["id"]))
@@ -198,11 +198,11 @@ def board_html(table: dict, who: tables.Viewer) -> str:
     return hub().board((table["id"], change, kind), render)
 
 
-def _render_board(db, table: dict, who: tables.Viewer, change: int) -> str:
-    played = tables.load(db, tables.current_game(db, table["id"]))
+def _render_board(db, table: dict, who: service.Viewer, change: int) -> str:
+    played = service.load(db, service.current_game(db, table["id"]))
     return render_template("_board.html", table=table, who=who, played=played,
-                           seats=tables.seats(db, table["id"]),
-                           ledger=tables.ledger(db, table["id"]), change=change,
+                           seats=service.seats(db, table["id"]),
+                           ledger=service.ledger(db, table["id"]), change=change,
                            last_writer=_last_writer(db, played))
 
 
@@ -216,34 +216,34 @@ def _last_writer(db, played) -> str | None:
 @bp.get("/t/<token>/board")
 def board(token: str):
     db = get_db()
-    table = tables.by_join_token(db, token)
-    return fragment(board_html(table, tables.viewer(db, table, device_id())))
+    table = service.by_join_token(db, token)
+    return fragment(board_html(table, service.viewer(db, table, device_id())))
 
 
 @bp.get("/b/<token>/board")
 def board_readonly(token: str):
-    table = tables.by_board_token(get_db(), token)
-    return fragment(board_html(table, tables.viewer(get_db(), table, "", read_only=True)))
+    table = service.by_board_token(get_db(), token)
+    return fragment(board_html(table, service.viewer(get_db(), table, "", read_only=True)))
 
 
 @bp.get("/t/<token>/board/earlier")
 def board_earlier(token: str):
     db = get_db()
-    table = tables.by_join_token(db, token)
-    return fragment(earlier_html(table, tables.viewer(db, table, device_id())))
+    table = service.by_join_token(db, token)
+    return fragment(earlier_html(table, service.viewer(db, table, device_id())))
 
 
 @bp.get("/b/<token>/board/earlier")
 def board_earlier_readonly(token: str):
-    table = tables.by_board_token(get_db(), token)
-    return fragment(earlier_html(table, tables.viewer(get_db(), table, "", read_only=True)))
+    table = service.by_board_token(get_db(), token)
+    return fragment(earlier_html(table, service.viewer(get_db(), table, "", read_only=True)))
 
 
-def earlier_html(table: dict, who: tables.Viewer) -> str:
+def earlier_html(table: dict, who: service.Viewer) -> str:
     """The history rows before the last ten. Performance (bench/): the board that every entry
     and live update sends keeps only the last ten; the rest comes when a phone asks."""
     db = get_db()
-    played = tables.load(db, tables.current_game(db, table["id"]))
+    played = service.load(db, service.current_game(db, table["id"]))
     return render_template("_history_earlier.html", table=table, who=who, played=played,
                            last_writer=_last_writer(db, played))
 
@@ -261,17 +261,17 @@ def fragment(html: str, status: int = 200) -> Response:
 @bp.get("/t/<token>/live")
 def live(token: str):
     db = get_db()
-    table = tables.by_join_token(db, token)
-    return stream(table, tables.viewer(db, table, device_id()))
+    table = service.by_join_token(db, token)
+    return stream(table, service.viewer(db, table, device_id()))
 
 
 @bp.get("/b/<token>/live")
 def live_readonly(token: str):
-    table = tables.by_board_token(get_db(), token)
-    return stream(table, tables.viewer(get_db(), table, "", read_only=True))
+    table = service.by_board_token(get_db(), token)
+    return stream(table, service.viewer(get_db(), table, "", read_only=True))
 
 
-def stream(table: dict, who: tables.Viewer) -> Response:
+def stream(table: dict, who: service.Viewer) -> Response:
     """Server-sent events: the board each time the table changes. A phone that comes back
     with Last-Event-ID gets the board at once if it missed anything."""
     try:
@@ -310,28 +310,28 @@ def stream(table: dict, who: tables.Viewer) -> Response:
 # --- entries ---------------------------------------------------------------------------------
 
 
-def after_write(table: dict, who: tables.Viewer) -> Response:
+def after_write(table: dict, who: service.Viewer) -> Response:
     hub().notify(table["id"])
     if request.headers.get("HX-Request") or request.headers.get("X-Requested-With"):
         return fragment(board_html(table, who))
-    return redirect(url_for("tables.table", token=table["join_token"]), 303)
+    return redirect(url_for("table.table", token=table["join_token"]), 303)
 
 
-def writer(token: str) -> tuple[dict, tables.Viewer]:
+def writer(token: str) -> tuple[dict, service.Viewer]:
     db = get_db()
-    table = tables.by_join_token(db, token)
-    return table, tables.viewer(db, table, device_id())
+    table = service.by_join_token(db, token)
+    return table, service.viewer(db, table, device_id())
 
 
 @bp.post("/t/<token>/entries")
 def enter(token: str):
     table, who = writer(token)
-    tables.submit(get_db(), table, who, json_field("event"), idem=field("idem") or None, seen=seen_field())
+    service.submit(get_db(), table, who, json_field("event"), idem=field("idem") or None, seen=seen_field())
     return after_write(table, who)
 
 
 def seen_field() -> int | None:
-    """How many entries the phone's board showed, when it says (see tables.submit)."""
+    """How many entries the phone's board showed, when it says (see service.submit)."""
     text = field("seen")
     return int(text) if text.isdigit() and len(text) < 7 else None
 
@@ -339,28 +339,28 @@ def seen_field() -> int | None:
 @bp.post("/t/<token>/draft")
 def draft(token: str):
     table, who = writer(token)
-    tables.save_draft(get_db(), table, who, json_field("draft"), idem=field("idem") or None)
+    service.save_draft(get_db(), table, who, json_field("draft"), idem=field("idem") or None)
     return after_write(table, who)
 
 
 @bp.post("/t/<token>/undo")
 def undo(token: str):
     table, who = writer(token)
-    tables.undo(get_db(), table, who, field("target"), idem=field("idem") or None)
+    service.undo(get_db(), table, who, field("target"), idem=field("idem") or None)
     return after_write(table, who)
 
 
 @bp.post("/t/<token>/correct")
 def correct(token: str):
     table, who = writer(token)
-    tables.correct(get_db(), table, who, field("target"), json_field("event"), idem=field("idem") or None)
+    service.correct(get_db(), table, who, field("target"), json_field("event"), idem=field("idem") or None)
     return after_write(table, who)
 
 
 @bp.post("/t/<token>/rematch")
 def rematch(token: str):
     table, who = writer(token)
-    tables.rematch(get_db(), table, who)
+    service.rematch(get_db(), table, who)
     return after_write(table, who)
 
 
@@ -369,7 +369,7 @@ def rematch(token: str):
 
 @bp.get("/t/<token>/qr.svg")
 def qr(token: str):
-    table = tables.by_join_token(get_db(), token)
+    table = service.by_join_token(get_db(), token)
     image = qrcode.make(join_url(table), image_factory=qrcode.image.svg.SvgPathImage, box_size=12, border=2)
     out = io.BytesIO()
     image.save(out)
@@ -381,11 +381,11 @@ def qr(token: str):
 @bp.get("/t/<token>/games/<int:number>/log.json")
 def export(token: str, number: int):
     db = get_db()
-    table = tables.by_join_token(db, token)
-    rows = [g for g in tables.games_of(db, table["id"]) if g["number"] == number]
+    table = service.by_join_token(db, token)
+    rows = [g for g in service.games_of(db, table["id"]) if g["number"] == number]
     if not rows:
         abort(404, _("There is no such game at this table."))
-    played = tables.load(db, rows[0])
+    played = service.load(db, rows[0])
     body = json.dumps(played.log(), ensure_ascii=False, indent=1)
     response = Response(body, mimetype="application/json")
     response.headers["Content-Disposition"] = (
@@ -396,8 +396,8 @@ def export(token: str, number: int):
 # --- refusals ---------------------------------------------------------------------------------------
 
 
-@bp.app_errorhandler(tables.Refused)
-def refused(refusal: tables.Refused):
+@bp.app_errorhandler(service.Refused)
+def refused(refusal: service.Refused):
     return message_response(say(refusal), refusal.status)
 
 

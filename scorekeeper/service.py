@@ -1,4 +1,4 @@
-"""The tables service: open a table, seat players, record entries, fold them into games.
+"""The table service: open a table, seat players, record entries, fold them into games.
 
 No Flask here: the web views and the CLI call these functions with a database. A table's
 state is never stored, only its events; `load` folds them through the game's engine
