@@ -43,4 +43,5 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from .web import history, install, players, tv  # history, statistics, big screen, home screen
     for area in (history, players, tv, install):
         app.register_blueprint(area.bp)
+    app.register_blueprint(history.imports)
     return app

@@ -12,14 +12,17 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from .games import ENGINES
-from .games.base import Either, Engine, RuleError, Setup, TextError, describe, make_setup, parse_rules
+from .games.base import Either, Engine, RuleError, SeatingError, Setup, TextError, describe, make_setup, parse_rules
 
 FORMAT = "scorekeeper-log/1"
 EVENT_EXTRAS = frozenset({"type", "at", "by", "note"})
 
 
 class LogError(TextError):
-    """A log that cannot be read or breaks a rule; the message is one line for players."""
+    """A log that cannot be read or breaks a rule; the message is one line for players.
+    `seating`: only the players or teams do not suit the game (a table may still be filling)."""
+
+    seating = False
 
 
 @dataclass(frozen=True)
@@ -67,7 +70,9 @@ def read_header(doc: Any) -> Game:
         game = Game(engine, setup, rules)
         game.start()  # the engine's own seating checks
     except RuleError as error:
-        raise LogError(error.text) from None
+        failure = LogError(error.text)
+        failure.seating = isinstance(error, SeatingError)
+        raise failure from None
     if not isinstance(doc.get("events"), list):
         raise LogError("events: must be a list of the game's entries (it may be empty)")
     return game

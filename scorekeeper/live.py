@@ -16,8 +16,9 @@ from . import store
 
 
 class Hub:
-    def __init__(self, database: str, interval: float = 0.05) -> None:
+    def __init__(self, database: str, interval: float = 0.05, folds: store.FoldCache | None = None) -> None:
         self.database = database
+        self.folds = folds
         self.interval = interval
         self._lock = threading.Lock()
         self._waiters: dict[int, threading.Event] = {}
@@ -71,7 +72,7 @@ class Hub:
     def query(self, work: Callable):
         with self._db_lock:
             if self._db is None:
-                self._db = store.connect(self.database)
+                self._db = store.connect(self.database, self.folds)
             return work(self._db)
 
     def board(self, key: tuple, render: Callable[[], str]) -> str:

@@ -7,7 +7,6 @@ several workers share the load, and the live watcher keeps their streams in step
 from __future__ import annotations
 
 import io
-import os
 
 import click
 import qrcode

@@ -1,8 +1,10 @@
 """The table service: open a table, seat players, record entries, fold them into games.
 
 No Flask here: the web views and the CLI call these functions with a database. A table's
-state is never stored, only its events; `load` folds them through the game's engine
-(cached per process by the game's last event id).
+state is never stored, only its events; `load` folds them through the game's engine (kept
+in the database's fold cache by the game's last event id). Everything written goes through
+`write`, one transaction; who may do what is decided by the `*_refusal` functions, which the
+screens ask too.
 """
 
 from __future__ import annotations
@@ -10,12 +12,11 @@ from __future__ import annotations
 import json
 import random
 import secrets
-import threading
 import time
 from dataclasses import dataclass, field, replace
-from functools import cached_property
 from datetime import datetime, timezone
-from typing import Any, Iterable
+from functools import cached_property
+from typing import Any, Callable, Iterable, TypeVar
 
 import sqlite_utils
 
@@ -23,12 +24,14 @@ from .gamelog import FORMAT, Game, LogError, clean_event, read_header
 from .games import ENGINES
 from .games.base import Both, Either, RuleError, Text
 from .games.settle import fewest_transfers
-from .store import changed, immediate
+from .store import FoldCache, changed, immediate
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 MAX_SEATS = 12
 JOIN_ATTEMPTS = 10  # wrong short codes allowed per address ...
 JOIN_WINDOW = 600  # ... in this many seconds
+
+T = TypeVar("T")
 
 
 class Refused(Exception):
@@ -50,6 +53,288 @@ def token() -> str:
     return secrets.token_urlsafe(16)
 
 
+def sentence(message: str) -> str:
+    """A message as a sentence: a capital first, a full stop last."""
+    return message[:1].upper() + message[1:] + ("" if message.endswith((".", "!", "?")) else ".")
+
+
+# --- who is looking, and what they may do ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is looking at a table: the host's device, a seated phone, or anyone else."""
+
+    device: str
+    is_host: bool
+    seat: dict | None
+    read_only: bool = False
+
+    @property
+    def name(self) -> str | None:
+        return self.seat["name"] if self.seat else None
+
+    @property
+    def is_scribe(self) -> bool:
+        return bool(self.seat and self.seat["role"] == "scribe")
+
+    @property
+    def writes_for_all(self) -> bool:
+        return not self.read_only and (self.is_host or self.is_scribe)
+
+    @property
+    def at_table(self) -> bool:
+        """Seated, or the host: may write at all (each entry is then checked for its side)."""
+        return not self.read_only and bool(self.seat or self.is_host)
+
+
+def viewer(db: sqlite_utils.Database, table: dict, device: str, read_only: bool = False) -> Viewer:
+    seat = None
+    if device and not read_only:
+        rows = list(db["seats"].rows_where("table_id = ? AND device = ?", [table["id"], device], limit=1))
+        seat = rows[0] if rows else None
+    return Viewer(device, not read_only and bool(device) and device == table["host_device"], seat, read_only)
+
+
+def writing_refusal(played: Played, who: Viewer) -> Refused | None:
+    """Why this viewer may not enter anything in this game now (None: they may, for the sides
+    `played.writers()` allows them)."""
+    if who.read_only:
+        return Refused("This is the read-only board: scan the QR code to join and enter results.", 403)
+    if not who.at_table:
+        return Refused("Join the table first: pick your seat, then you can enter results.", 403)
+    if played.game is None:
+        return Refused("The table is not ready: the host still has to seat enough players.", 409)
+    writers = played.writers()
+    if writers is not None and not writers:
+        return Refused("The game is over. Start a rematch to play again.", 409)
+    return None
+
+
+def undo_refusal(played: Played, who: Viewer, recorded: Recorded) -> Refused | None:
+    """Why this viewer may not take back this entry (None: they may). The last entry only;
+    its writer while they sit at the table, until the game is over; the host always."""
+    if not played.entries or played.entries[-1][0].id != recorded.id:
+        return Refused("Only the last entry can be undone; the host can correct older ones.")
+    if who.read_only or not who.at_table:
+        return Refused("Join the table first: pick your seat, then you can enter results.", 403)
+    if who.is_host:
+        return None
+    if recorded.device != who.device or not who.seat:
+        return Refused("Only the one who wrote it (or the host) can undo this entry.", 403)
+    if played.finished:
+        return Refused("The game is over; only the host can change it now.", 403)
+    return None
+
+
+def correct_refusal(played: Played, who: Viewer, recorded: Recorded | None) -> Refused | None:
+    """Why this viewer may not replace this entry (None: they may): the host corrects any
+    entry that still counts."""
+    if not who.is_host or who.read_only:
+        return Refused("Only the host can correct an entry.", 403)
+    if recorded is None or played.current(recorded.id) is None:
+        return Refused("That entry is not part of the current game.", 400)
+    return None
+
+
+# --- the one write path ----------------------------------------------------------------------
+
+
+class Write:
+    """What a change of a table is handed inside its transaction: the table, who writes, the
+    current game (folded when first asked for) and the operations that append to it."""
+
+    def __init__(self, db: sqlite_utils.Database, table: dict | None, who: Viewer | None,
+                 key: str | None) -> None:
+        self.db, self.table, self.who, self.key = db, table, who, key
+        self._wrote = False  # events of this transaction are not cached until it commits
+
+    @cached_property
+    def game(self) -> dict:
+        return current_game(self.db, self.table["id"])
+
+    @cached_property
+    def played(self) -> Played:
+        return load(self.db, self.game, remember=not self._wrote)
+
+    def reload(self) -> None:
+        for name in ("game", "played"):
+            self.__dict__.pop(name, None)
+
+    def event(self, kind: str, payload: dict | None = None, target: int | None = None) -> int:
+        """Append an entry, undo or correction to the current game."""
+        who = self.who
+        row = {"game_id": self.game["id"], "kind": kind,
+               "payload": json.dumps(payload) if payload is not None else None, "target": target,
+               "seat_id": who.seat["id"] if who.seat else None, "idem": self.key,
+               "by": who.name or ("host" if who.is_host else None), "device": who.device, "at": now()}
+        self.key = None  # one key names one event
+        self._wrote = True
+        self.__dict__.pop("played", None)
+        return self.db["events"].insert(row).last_pk
+
+    # -- entries ----------------------------------------------------------------------------
+
+    def submit(self, event: Any, seen: int | None) -> int:
+        if not isinstance(event, dict):
+            raise Refused("That entry could not be read. Tap the cell again.", 400)
+        played = self.played
+        if seen is not None and seen != len(played.entries):
+            if seen < len(played.entries):
+                recorded = played.entries[-1][0]
+                if recorded.device == self.who.device:
+                    raise Refused("You entered this already: check the board. Nothing was added.")
+                if recorded.by:
+                    raise Refused("This was already entered by %(name)s: check the board. Nothing was added.",
+                                  name=recorded.by)
+                raise Refused("This was already entered: check the board. Nothing was added.")
+            raise Refused("The last entry was undone meanwhile: check the board and enter it again.")
+        event = _check_writer(played, self.who, dict(event))
+        try:
+            clean_event(played.engine, event)
+            played.game.apply(played.state, event)
+        except RuleError as error:
+            raise Refused(error.text) from None
+        self.db.execute("DELETE FROM drafts WHERE game_id = ?", [self.game["id"]])
+        return self.event("entry", {k: v for k, v in event.items() if k not in ("at", "by")})
+
+    def undo(self, target: Any) -> int:
+        played = self.played
+        if not played.entries:
+            raise Refused("There is nothing to undo.")
+        last = played.entries[-1][0]
+        if str(target) != str(last.id):
+            raise Refused("Only the last entry can be undone; the host can correct older ones.")
+        refusal = undo_refusal(played, self.who, last)
+        if refusal:
+            raise refusal
+        return self.event("undo", target=last.id)
+
+    def correct(self, target: Any, event: Any) -> int:
+        if not isinstance(event, dict):
+            raise Refused("That correction could not be read.", 400)
+        played = self.played
+        index = played.index_of(target)
+        refusal = correct_refusal(played, self.who, None if index is None else played.entries[index][0])
+        if refusal:
+            raise refusal
+        recorded, old = played.entries[index]
+        replacement = {k: v for k, v in {**old, **event}.items() if v is not None and k not in ("at", "by")}
+        try:
+            played.replaced(index, replacement)
+        except EntryMisfits as misfit:
+            if misfit.number == index + 1:
+                raise Refused(misfit.error.text) from None
+            raise Refused("%(error)s (entry %(number)s would no longer fit)", error=misfit.error.text,
+                          number=misfit.number) from None
+        return self.event("correct", replacement, target=recorded.id)
+
+    def save_draft(self, payload: Any) -> None:
+        """Keep (or, with None, drop) the turn being entered step by step, as the engine's
+        `verify_draft` allows it, so every phone sees only legal steps."""
+        played = self.played
+        verify = played.engine.verify_draft
+        if verify is None:
+            raise Refused("This game is entered in one go.", 400)
+        _check_writer(played, self.who, {"type": next(iter(played.engine.events))})
+        if payload is None:
+            self.db.execute("DELETE FROM drafts WHERE game_id = ?", [self.game["id"]])
+            return
+        try:
+            verify(played.state, payload)
+        except RuleError as error:
+            raise Refused(error.text) from None
+        self.db["drafts"].upsert({"game_id": self.game["id"], "payload": json.dumps(payload),
+                                  "by": self.who.name or ("host" if self.who.is_host else None),
+                                  "device": self.who.device, "at": now()}, pk="game_id")
+
+    # -- tables, seats and games ------------------------------------------------------------
+
+    def open_table(self, device: str, game: str, header: dict, seating: Iterable[tuple[str, str]]) -> dict:
+        """A new table with its first game (no entries): the rows every table has."""
+        table_id = self.db["tables"].insert({
+            "code": _free_code(self.db), "join_token": token(), "board_token": token(),
+            "host_device": device, "created_at": now()}).last_pk
+        for position, (name, role) in enumerate(seating, 1):
+            self.db["seats"].insert({"table_id": table_id, "position": position, "name": name,
+                                     "role": role, "device": None, "joined_at": None})
+        self.db["games"].insert({"table_id": table_id, "number": 1, "game": game,
+                                 "header": json.dumps(header), "created_at": now()})
+        self.table = self.db["tables"].get(table_id)
+        return self.table
+
+    def set_header(self, header: dict) -> None:
+        self.db["games"].update(self.game["id"], {"header": json.dumps(header)})
+        self.reload()
+
+
+def write(db: sqlite_utils.Database, table: dict | None, who: Viewer | None,
+          work: Callable[[Write], T], idem: str | None = None) -> T | int:
+    """The one way anything of a table is written: a single BEGIN IMMEDIATE transaction (so a
+    check made in `work` still holds when it commits, across processes too). A retry with the
+    same idempotency key returns the id of the event the first try wrote, doing nothing else;
+    every change is noted for the live streams of every worker."""
+    key = f"{who.device}:{idem}" if idem and who else None
+    with immediate(db):
+        if key:
+            rows = db.execute("SELECT id FROM events WHERE idem = ?", [key]).fetchall()
+            if rows:
+                return rows[0][0]
+        change = Write(db, table, who, key)
+        answer = work(change)
+        if change.table is not None:
+            changed(db, change.table["id"])
+        return answer
+
+
+def submit(db: sqlite_utils.Database, table: dict, who: Viewer, event: Any, idem: str | None = None,
+           seen: int | None = None) -> int:
+    """Record one entry of the current game; returns its event id. `seen` is how many entries
+    the phone's board showed: an entry made on a board that has moved on (another phone
+    entered the same round or cell) is refused instead of counting twice."""
+    return write(db, table, who, lambda change: change.submit(event, seen), idem)
+
+
+def save_draft(db: sqlite_utils.Database, table: dict, who: Viewer, payload: Any) -> None:
+    write(db, table, who, lambda change: change.save_draft(payload))
+
+
+def undo(db: sqlite_utils.Database, table: dict, who: Viewer, target: Any, idem: str | None = None) -> int:
+    """Take back the last entry (see `undo_refusal` for who may)."""
+    return write(db, table, who, lambda change: change.undo(target), idem)
+
+
+def correct(db: sqlite_utils.Database, table: dict, who: Viewer, target: Any, event: Any,
+            idem: str | None = None) -> int:
+    """Replace an entry; the whole game must still follow the rules afterwards."""
+    return write(db, table, who, lambda change: change.correct(target, event), idem)
+
+
+def _check_writer(played: Played, who: Viewer, event: dict) -> dict:
+    """Fill in who writes and refuse a device that may not write this entry."""
+    refusal = writing_refusal(played, who)
+    if refusal:
+        raise refusal
+    writers = played.writers()
+    kind = event.get("type")  # not yet checked: a list here used to be a TypeError, a 500 (test_fuzz.py)
+    takes_player = isinstance(kind, str) and "player" in played.engine.events.get(kind, ())
+    if takes_player and not event.get("player") and writers:
+        ordered = [p for p in played.game.setup.players if p in writers]
+        event["player"] = who.name if who.name in writers else ordered[0]
+    if who.writes_for_all or writers is None:
+        return event
+    if who.name not in writers:
+        raise Refused("It is not your turn: %(names)s writes now.", 403, names=Either(sorted(writers)))
+    if takes_player and event.get("player") and event["player"] != who.name:
+        try:
+            named = played.game.setup.player(event["player"])
+        except RuleError:
+            named = event["player"]
+        if named != who.name:
+            raise Refused("You can only write for your own side.", 403)
+    return event
+
+
 # --- opening a table -------------------------------------------------------------------
 
 
@@ -62,28 +347,16 @@ def create_table(db: sqlite_utils.Database, device: str, game: str, rules: Any,
     if engine is None:
         raise Refused("There is no game called %(game)s.", 400, game=repr(game))
     names = [n.strip() for n in names if n and n.strip()]
+    seating = [(n, "player") for n in names]
     if scribe and scribe.strip():
-        names_and_roles = [(n, "player") for n in names] + [(scribe.strip(), "scribe")]
-    else:
-        names_and_roles = [(n, "player") for n in names]
-    _check_names([n for n, _ in names_and_roles])
+        seating.append((scribe.strip(), "scribe"))
+    _check_names([n for n, _ in seating])
     header = {"format": FORMAT, "game": game, "players": names, "rules": rules or {}}
     teams = teams or _default_teams(engine, names)
     if teams:
         header["teams"] = teams
     _check_header(header, allow_unseated=True)
-    with immediate(db):
-        table_id = db["tables"].insert({
-            "code": _free_code(db), "join_token": token(), "board_token": token(),
-            "host_device": device, "created_at": now(),
-        }).last_pk
-        for position, (name, role) in enumerate(names_and_roles, 1):
-            db["seats"].insert({"table_id": table_id, "position": position, "name": name,
-                                "role": role, "device": None, "joined_at": None})
-        db["games"].insert({"table_id": table_id, "number": 1, "game": game,
-                            "header": json.dumps(header), "created_at": now()})
-        changed(db, table_id)
-    return db["tables"].get(table_id)
+    return write(db, None, None, lambda change: change.open_table(device, game, header, seating))
 
 
 def _free_code(db: sqlite_utils.Database) -> str:
@@ -115,16 +388,9 @@ def _check_header(header: dict, allow_unseated: bool = False) -> Game | None:
     try:
         return read_header({**header, "events": []})
     except LogError as error:
-        message = str(error)
-        if allow_unseated and message.startswith(("players:", "teams:")):
-            if not message.startswith(("players: the name", "players: player")) and "listed twice" not in message:
-                return None
+        if allow_unseated and error.seating:
+            return None
         raise Refused(error.text, 400) from None
-
-
-def sentence(message: str) -> str:
-    """A message as a sentence: a capital first, a full stop last."""
-    return message[:1].upper() + message[1:] + ("" if message.endswith((".", "!", "?")) else ".")
 
 
 def by_join_token(db: sqlite_utils.Database, value: str) -> dict:
@@ -162,133 +428,100 @@ def by_code(db: sqlite_utils.Database, code: str, address: str) -> dict:
     return rows[0]
 
 
-# --- seats and viewers -----------------------------------------------------------------
+# --- seats and teams -------------------------------------------------------------------------
 
 
 def seats(db: sqlite_utils.Database, table_id: int) -> list[dict]:
     return list(db["seats"].rows_where("table_id = ?", [table_id], order_by="position"))
 
 
-@dataclass(frozen=True)
-class Viewer:
-    """Who is looking at a table: the host's device, a seated phone, or anyone else."""
-
-    device: str
-    is_host: bool
-    seat: dict | None
-    read_only: bool = False
-
-    @property
-    def name(self) -> str | None:
-        return self.seat["name"] if self.seat else None
-
-    @property
-    def is_scribe(self) -> bool:
-        return bool(self.seat and self.seat["role"] == "scribe")
-
-    @property
-    def writes_for_all(self) -> bool:
-        return not self.read_only and (self.is_host or self.is_scribe)
-
-
-def viewer(db: sqlite_utils.Database, table: dict, device: str, read_only: bool = False) -> Viewer:
-    seat = None
-    if device and not read_only:
-        rows = list(db["seats"].rows_where("table_id = ? AND device = ?", [table["id"], device], limit=1))
-        seat = rows[0] if rows else None
-    return Viewer(device, not read_only and bool(device) and device == table["host_device"], seat, read_only)
-
-
 def join(db: sqlite_utils.Database, table: dict, device: str, seat_id: Any = None,
          new_name: str | None = None) -> dict:
     """Bind this device to a free seat, or add a new player at the end of the table."""
-    with immediate(db):
-        mine = list(db["seats"].rows_where("table_id = ? AND device = ?", [table["id"], device]))
-        if mine:
-            raise Refused("This phone already sits as %(name)s.", 409, name=mine[0]["name"])
-        if new_name is not None:
-            name = new_name.strip()
-            if not name:
-                raise Refused("Type your name to take a new seat.", 400)
-            game = current_game(db, table["id"])
-            if _entries_made(db, game["id"]):
-                raise Refused("The game has started: new players can join at the rematch. "
-                              "Pick your seat if the host entered your name.", 409)
-            rows = seats(db, table["id"])
-            _check_names([s["name"] for s in rows] + [name])
-            seat_id = db["seats"].insert({
-                "table_id": table["id"], "position": len(rows) + 1, "name": name, "role": "player",
-                "device": device, "joined_at": now()}).last_pk
-            _sync_players(db, table["id"])
-            changed(db, table["id"])
-            return db["seats"].get(seat_id)
-        try:
-            seat = db["seats"].get(int(seat_id))
-        # OverflowError: a number past SQLite's 64 bits (found by tests/reliability/test_fuzz.py)
-        except (TypeError, ValueError, OverflowError, sqlite_utils.db.NotFoundError):
-            raise Refused("Pick one of the seats at this table.", 400) from None
-        if seat["table_id"] != table["id"]:
-            raise Refused("Pick one of the seats at this table.", 400)
-        if seat["device"]:
-            raise Refused("%(name)s's seat is taken by another phone. The host can free it.", 409, name=seat["name"])
-        db["seats"].update(seat["id"], {"device": device, "joined_at": now()})
-        changed(db, table["id"])
-        return db["seats"].get(seat["id"])
+    return write(db, table, Viewer(device, False, None), lambda change: _join(change, seat_id, new_name))
+
+
+def _join(change: Write, seat_id: Any, new_name: str | None) -> dict:
+    db, table, device = change.db, change.table, change.who.device
+    mine = list(db["seats"].rows_where("table_id = ? AND device = ?", [table["id"], device]))
+    if mine:
+        raise Refused("This phone already sits as %(name)s.", 409, name=mine[0]["name"])
+    if new_name is not None:
+        name = new_name.strip()
+        if not name:
+            raise Refused("Type your name to take a new seat.", 400)
+        if _entries_made(db, change.game["id"]):
+            raise Refused("The game has started: new players can join at the rematch. "
+                          "Pick your seat if the host entered your name.", 409)
+        rows = seats(db, table["id"])
+        _check_names([s["name"] for s in rows] + [name])
+        seat_id = db["seats"].insert({
+            "table_id": table["id"], "position": len(rows) + 1, "name": name, "role": "player",
+            "device": device, "joined_at": now()}).last_pk
+        _sync_players(change)
+        return db["seats"].get(seat_id)
+    seat = _seat_of(db, table, seat_id, Refused("Pick one of the seats at this table.", 400))
+    if seat["device"]:
+        raise Refused("%(name)s's seat is taken by another phone. The host can free it.", 409, name=seat["name"])
+    db["seats"].update(seat["id"], {"device": device, "joined_at": now()})
+    return db["seats"].get(seat["id"])
 
 
 def release_seat(db: sqlite_utils.Database, table: dict, who: Viewer, seat_id: Any) -> None:
     if not who.is_host:
         raise Refused("Only the host can free a seat.", 403)
-    with immediate(db):
-        seat = _seat_of(db, table, seat_id)
-        db["seats"].update(seat["id"], {"device": None, "joined_at": None})
-        changed(db, table["id"])
+
+    def release(change: Write) -> None:
+        seat = _seat_of(change.db, table, seat_id, Refused("There is no such seat at this table.", 400))
+        change.db["seats"].update(seat["id"], {"device": None, "joined_at": None})
+
+    write(db, table, who, release)
 
 
-def _seat_of(db, table, seat_id) -> dict:
+def _seat_of(db, table, seat_id, refusal: Refused) -> dict:
     try:
         seat = db["seats"].get(int(seat_id))
-    except (TypeError, ValueError, OverflowError, sqlite_utils.db.NotFoundError):  # see join()
+    # OverflowError: a number past SQLite's 64 bits (found by tests/reliability/test_fuzz.py)
+    except (TypeError, ValueError, OverflowError, sqlite_utils.db.NotFoundError):
         seat = None
     if not seat or seat["table_id"] != table["id"]:
-        raise Refused("There is no such seat at this table.", 400)
+        raise refusal
     return seat
 
 
-def _sync_players(db, table_id: int) -> None:
+def _sync_players(change: Write) -> None:
     """Before the first entry the game's players follow the seats."""
-    game = current_game(db, table_id)
-    header = json.loads(game["header"])
-    header["players"] = [s["name"] for s in seats(db, table_id) if s["role"] == "player"]
+    header = json.loads(change.game["header"])
+    header["players"] = [s["name"] for s in seats(change.db, change.table["id"]) if s["role"] == "player"]
     header.pop("teams", None)  # a new player changes the pairs: draw again ...
-    teams = _default_teams(ENGINES[game["game"]], header["players"])
+    teams = _default_teams(ENGINES[change.game["game"]], header["players"])
     if teams:  # ... unless the game seats its teams itself
         header["teams"] = teams
-    db["games"].update(game["id"], {"header": json.dumps(header)})
+    change.set_header(header)
 
 
 def _default_teams(engine, players: list[str]) -> list[dict] | None:
     """The engine's own seating of teams (Euchre: partners opposite), when it has one."""
-    default = getattr(engine, "default_teams", None)
-    return default(players) if default else None
+    return engine.default_teams(players) if engine.default_teams else None
 
 
 def set_teams(db: sqlite_utils.Database, table: dict, who: Viewer, teams: list[dict] | None) -> None:
     """Pairs (or any teams) for the current game, before its first entry."""
     if not who.is_host:
         raise Refused("Only the host can set the teams.", 403)
-    with immediate(db):
-        game = current_game(db, table["id"])
-        if _entries_made(db, game["id"]):
+
+    def seat_teams(change: Write) -> None:
+        if _entries_made(change.db, change.game["id"]):
             raise Refused("The game has started: teams can change at the rematch.", 409)
-        header = json.loads(game["header"])
+        header = json.loads(change.game["header"])
         if teams:
             header["teams"] = teams
         else:
             header.pop("teams", None)
         _check_header(header)
-        db["games"].update(game["id"], {"header": json.dumps(header)})
-        changed(db, table["id"])
+        change.set_header(header)
+
+    write(db, table, who, seat_teams)
 
 
 def draw_pairs(players: list[str], one_for_two: bool = True, rng: random.Random | None = None) -> list[dict]:
@@ -303,6 +536,27 @@ def draw_pairs(players: list[str], one_for_two: bool = True, rng: random.Random 
         # a pairing the log refuses (found by tests/reliability/test_access.py)
         teams.append({"name": name if len(name) <= 40 else f"Team {i // 2 + 1}", "players": members})
     return teams
+
+
+def rematch(db: sqlite_utils.Database, table: dict, who: Viewer) -> dict:
+    """A new game at the same table: same seats, teams and rules (the engine may move the
+    first deal on)."""
+    if not who.at_table:
+        raise Refused("Join the table first.", 403)
+
+    def next_game(change: Write) -> None:
+        played = change.played
+        if not played.finished:
+            raise Refused("Finish this game first: a rematch starts when the last entry is in.")
+        header = dict(played.header)
+        if played.engine.rematch_rules:
+            header["rules"] = played.engine.rematch_rules(played.state)
+        change.db["games"].insert({"table_id": table["id"], "number": change.game["number"] + 1,
+                                   "game": change.game["game"], "header": json.dumps(header),
+                                   "created_at": now()})
+
+    write(db, table, who, next_game)
+    return current_game(db, table["id"])
 
 
 # --- games and their events ------------------------------------------------------------
@@ -340,6 +594,24 @@ class Recorded:
     target: int | None
     by: str | None
     at: str
+    device: str | None = None  # who wrote it: the writer may undo their own last entry
+
+
+def history_of(db, game_id: int, since: int = 0, last: int | None = None) -> list[Recorded]:
+    """A game's stored events after `since` (up to `last`), in order; `db` may be a plain
+    sqlite3 connection."""
+    rows = db.execute("SELECT id, kind, payload, target, by, at, device FROM events WHERE game_id = ? "
+                      "AND id > ? AND id <= ? ORDER BY id",
+                      [game_id, since, last if last is not None else 2 ** 63 - 1]).fetchall()
+    return [Recorded(r[0], r[1], json.loads(r[2]) if r[2] else None, r[3], r[4], r[5], r[6]) for r in rows]
+
+
+class EntryMisfits(Exception):
+    """Replacing an entry breaks the game: entry `number` (from 1) no longer fits."""
+
+    def __init__(self, number: int, error: RuleError) -> None:
+        super().__init__(str(error))
+        self.number, self.error = number, error
 
 
 @dataclass(frozen=True)
@@ -356,6 +628,7 @@ class Played:
     last_event_id: int
     before: dict[int, dict] = field(default_factory=dict)  # correction id -> the event it replaced
     draft: dict | None = None  # a turn being entered step by step, not yet an event
+    size: int = 0  # about how many bytes this fold holds (the fold cache's measure)
 
     @property
     def engine(self):
@@ -379,6 +652,24 @@ class Played:
         # Performance (bench/): the history asks this for every row; a lookup, not a scan
         return {recorded.id: event for recorded, event in self.entries}
 
+    def index_of(self, entry_id: Any) -> int | None:
+        """The position of a live entry among the game's entries (None: undone or not of this game)."""
+        for index, (recorded, _) in enumerate(self.entries):
+            if str(recorded.id) == str(entry_id):
+                return index
+        return None
+
+    def replaced(self, index: int, event: dict) -> Any:
+        """The state after every entry with entry `index` replaced by `event`; EntryMisfits
+        when the game no longer follows the rules."""
+        state = self.game.start()
+        for number, (_, candidate) in enumerate(self.entries, 1):
+            try:
+                state = self.game.apply(state, event if number == index + 1 else candidate)
+            except RuleError as error:
+                raise EntryMisfits(number, error) from None
+        return state
+
     def log(self) -> dict:
         """The game as a scorekeeper-log/1 document."""
         events = []
@@ -387,45 +678,49 @@ class Played:
         return {**self.header, "events": events}
 
 
-_cache: dict[int, Played] = {}
-_cache_lock = threading.Lock()
+# What a fold holds in memory per byte of its events' JSON (states, records, results): measured
+# by bench/fold_size.py over the test logs of every game, rounded up
+FOLD_BYTES_PER_JSON_BYTE = 24
+FOLD_BASE_BYTES = 16 << 10
 
 
-def load(db: sqlite_utils.Database, game_row: dict) -> Played:
+def _fold_size(history: Iterable[Recorded], header: str) -> int:
+    payload = sum(len(json.dumps(r.event)) if r.event else 16 for r in history)
+    return FOLD_BASE_BYTES + FOLD_BYTES_PER_JSON_BYTE * (payload + len(header))
+
+
+def load(db: sqlite_utils.Database, game_row: dict, remember: bool = True) -> Played:
+    """The game folded from its events, from the database's fold cache when it is up to date.
+    `remember=False` inside a transaction that wrote events: its fold must not outlive a rollback."""
     last = db.execute("SELECT coalesce(max(id), 0) FROM events WHERE game_id = ?",
                       [game_row["id"]]).fetchone()[0]
     drafts = db.execute("SELECT payload, by, at FROM drafts WHERE game_id = ?", [game_row["id"]]).fetchall()
     draft = {"payload": json.loads(drafts[0][0]), "by": drafts[0][1], "at": drafts[0][2]} if drafts else None
-    cached = _cache.get(game_row["id"])
-    if cached and cached.last_event_id == last and cached.row["header"] == game_row["header"]:
+    cache: FoldCache = db.folds
+    cached = cache.get(game_row["id"])
+    if cached and cached.row["header"] != game_row["header"]:
+        cached = None
+    if cached and cached.last_event_id == last:
         return cached if cached.draft == draft else replace(cached, draft=draft)
     # Performance (bench/): when the cached fold is only some entries behind, apply just the
     # new ones to its state instead of folding the whole game again — the same result, since
     # a fold applies its entries in order; an undo or correction among them folds it all.
-    since = 0
-    if cached and cached.row["header"] == game_row["header"] and cached.game is not None \
-            and cached.last_event_id < last:
-        since = cached.last_event_id
-    rows = db.execute("SELECT id, kind, payload, target, by, at FROM events WHERE game_id = ? "
-                      "AND id > ? AND id <= ? ORDER BY id", [game_row["id"], since, last]).fetchall()
-    history = [Recorded(r[0], r[1], json.loads(r[2]) if r[2] else None, r[3], r[4], r[5]) for r in rows]
+    since = cached.last_event_id if cached and cached.game is not None and cached.last_event_id < last else 0
+    history = history_of(db, game_row["id"], since, last)
     if since and all(recorded.kind == "entry" for recorded in history):
         state = cached.state
         for recorded in history:
             state = cached.game.apply(state, recorded.event)
         played = replace(cached, row=game_row, entries=cached.entries + tuple((r, r.event) for r in history),
                          history=cached.history + tuple(history), state=state,
-                         result=cached.game.engine.result(state), last_event_id=last, draft=draft)
+                         result=cached.game.engine.result(state), last_event_id=last, draft=draft,
+                         size=cached.size + _fold_size(history, "") - FOLD_BASE_BYTES)
     else:
         if since:  # the whole history, then
-            rows = db.execute("SELECT id, kind, payload, target, by, at FROM events WHERE game_id = ? "
-                              "AND id <= ? ORDER BY id", [game_row["id"], last]).fetchall()
-            history = [Recorded(r[0], r[1], json.loads(r[2]) if r[2] else None, r[3], r[4], r[5]) for r in rows]
+            history = history_of(db, game_row["id"], 0, last)
         played = replace(fold(game_row, history, last), draft=draft)
-    with _cache_lock:
-        if len(_cache) > 2000:
-            _cache.clear()
-        _cache[game_row["id"]] = played
+    if remember:
+        cache.put(game_row["id"], played, played.size)
     return played
 
 
@@ -452,199 +747,7 @@ def fold(game_row: dict, history: list[Recorded], last_event_id: int) -> Played:
             state = game.apply(state, event)
         result = game.engine.result(state)
     return Played(game_row, game, header, tuple(effective.values()), tuple(history), state, result,
-                  last_event_id, before)
-
-
-def _stamp(who: Viewer) -> dict:
-    return {"by": who.name or ("host" if who.is_host else None), "device": who.device, "at": now()}
-
-
-def _replayed(db, idem: str | None) -> int | None:
-    if not idem:
-        return None
-    rows = db.execute("SELECT id FROM events WHERE idem = ?", [idem]).fetchall()
-    return rows[0][0] if rows else None
-
-
-def _check_writer(played: Played, who: Viewer, event: dict) -> dict:
-    """Fill in who writes and refuse a device that may not write this entry."""
-    if who.read_only:
-        raise Refused("This is the read-only board: scan the QR code to join and enter results.", 403)
-    if not (who.seat or who.is_host):
-        raise Refused("Join the table first: pick your seat, then you can enter results.", 403)
-    if played.game is None:
-        raise Refused("The table is not ready: the host still has to seat enough players.", 409)
-    writers = played.writers()
-    if writers is not None and not writers:
-        raise Refused("The game is over. Start a rematch to play again.", 409)
-    kind = event.get("type")  # not yet checked: a list here used to be a TypeError, a 500 (test_fuzz.py)
-    takes_player = isinstance(kind, str) and "player" in played.engine.events.get(kind, ())
-    if takes_player and not event.get("player") and writers:
-        ordered = [p for p in played.game.setup.players if p in writers]
-        event["player"] = who.name if who.name in writers else ordered[0]
-    if who.writes_for_all or writers is None:
-        return event
-    if who.name not in writers:
-        raise Refused("It is not your turn: %(names)s writes now.", 403, names=Either(sorted(writers)))
-    if takes_player and event.get("player") and event["player"] != who.name:
-        try:
-            named = played.game.setup.player(event["player"])
-        except RuleError:
-            named = event["player"]
-        if named != who.name:
-            raise Refused("You can only write for your own side.", 403)
-    return event
-
-
-def submit(db: sqlite_utils.Database, table: dict, who: Viewer, event: Any, idem: str | None = None,
-           seen: int | None = None) -> int:
-    """Record one entry of the current game; returns its event id. A retry with the same
-    idempotency key returns the first answer instead of writing twice. `seen` is how many
-    entries the phone's board showed: in games where anyone may write, two phones entering
-    the same round must not both count, so an entry made on a board that has moved on is
-    refused."""
-    if not isinstance(event, dict):
-        raise Refused("That entry could not be read. Tap the cell again.", 400)
-    key = f"{who.device}:{idem}" if idem else None
-    with immediate(db):
-        done = _replayed(db, key)
-        if done:
-            return done
-        game_row = current_game(db, table["id"])
-        played = load(db, game_row)
-        if seen is not None and seen != len(played.entries):
-            if seen < len(played.entries):
-                by = played.entries[-1][0].by
-                if by:
-                    raise Refused("This was already entered by %(name)s: check the board. Nothing was added.", name=by)
-                raise Refused("This was already entered: check the board. Nothing was added.")
-            raise Refused("The last entry was undone meanwhile: check the board and enter it again.")
-        event = _check_writer(played, who, dict(event))
-        try:
-            clean_event(played.engine, event)
-            played.game.apply(played.state, event)
-        except RuleError as error:
-            raise Refused(error.text) from None
-        stored = {k: v for k, v in event.items() if k not in ("at", "by")}
-        db.execute("DELETE FROM drafts WHERE game_id = ?", [game_row["id"]])
-        changed(db, table["id"])
-        return db["events"].insert({
-            "game_id": game_row["id"], "kind": "entry", "payload": json.dumps(stored),
-            "target": None, "seat_id": who.seat["id"] if who.seat else None, "idem": key,
-            **_stamp(who)}).last_pk
-
-
-def save_draft(db: sqlite_utils.Database, table: dict, who: Viewer, payload: Any,
-               idem: str | None = None) -> None:
-    """Keep (or, with None, drop) the turn being entered step by step. The engine's
-    `verify_draft(state, payload)` checks it, so every phone sees only legal steps."""
-    key = f"{who.device}:{idem}" if idem else None
-    with immediate(db):
-        game_row = current_game(db, table["id"])
-        played = load(db, game_row)
-        verify = getattr(played.engine, "verify_draft", None)
-        if verify is None:
-            raise Refused("This game is entered in one go.", 400)
-        _check_writer(played, who, {"type": next(iter(played.engine.events))})
-        if key and played.draft and played.draft["payload"] == payload:
-            return  # a retried step
-        if payload is None:
-            db.execute("DELETE FROM drafts WHERE game_id = ?", [game_row["id"]])
-        else:
-            try:
-                verify(played.state, payload)
-            except RuleError as error:
-                raise Refused(error.text) from None
-            stamp = _stamp(who)
-            db["drafts"].upsert({"game_id": game_row["id"], "payload": json.dumps(payload),
-                                 "by": stamp["by"], "device": stamp["device"], "at": stamp["at"]},
-                                pk="game_id")
-        changed(db, table["id"])
-
-
-def undo(db: sqlite_utils.Database, table: dict, who: Viewer, target: Any, idem: str | None = None) -> int:
-    """Take back the last entry: its writer may, until the next entry is made; the host may too."""
-    key = f"{who.device}:{idem}" if idem else None
-    with immediate(db):
-        done = _replayed(db, key)
-        if done:
-            return done
-        game_row = current_game(db, table["id"])
-        played = load(db, game_row)
-        if not played.entries:
-            raise Refused("There is nothing to undo.")
-        last, _ = played.entries[-1]
-        if str(target) != str(last.id):
-            raise Refused("Only the last entry can be undone; the host can correct older ones.")
-        writer = db["events"].get(last.id)
-        if not who.is_host and (who.read_only or writer["device"] != who.device):
-            raise Refused("Only the one who wrote it (or the host) can undo this entry.", 403)
-        if played.finished and not who.is_host:
-            raise Refused("The game is over; only the host can change it now.", 403)
-        changed(db, table["id"])
-        return db["events"].insert({
-            "game_id": game_row["id"], "kind": "undo", "payload": None, "target": last.id,
-            "seat_id": who.seat["id"] if who.seat else None, "idem": key, **_stamp(who)}).last_pk
-
-
-def correct(db: sqlite_utils.Database, table: dict, who: Viewer, target: Any, event: Any,
-            idem: str | None = None) -> int:
-    """The host replaces an entry; the whole game must still follow the rules afterwards."""
-    if not who.is_host:
-        raise Refused("Only the host can correct an entry.", 403)
-    if not isinstance(event, dict):
-        raise Refused("That correction could not be read.", 400)
-    key = f"{who.device}:{idem}" if idem else None
-    with immediate(db):
-        done = _replayed(db, key)
-        if done:
-            return done
-        game_row = current_game(db, table["id"])
-        played = load(db, game_row)
-        positions = {recorded.id: i for i, (recorded, _) in enumerate(played.entries)}
-        try:
-            index = positions[int(target)]
-        except (KeyError, TypeError, ValueError):
-            raise Refused("That entry is not part of the current game.", 400) from None
-        old = played.entries[index][1]
-        replacement = {**old, **event}
-        replacement = {k: v for k, v in replacement.items() if v is not None and k not in ("at", "by")}
-        events = [e for _, e in played.entries]
-        events[index] = replacement
-        try:
-            state = played.game.start()
-            for number, candidate in enumerate(events, 1):
-                state = played.game.apply(state, candidate)
-        except RuleError as error:
-            if number == index + 1:
-                raise Refused(error.text) from None
-            raise Refused("%(error)s (entry %(number)s would no longer fit)", error=error.text, number=number) from None
-        changed(db, table["id"])
-        return db["events"].insert({
-            "game_id": game_row["id"], "kind": "correct", "payload": json.dumps(replacement),
-            "target": played.entries[index][0].id, "seat_id": who.seat["id"] if who.seat else None,
-            "idem": key, **_stamp(who)}).last_pk
-
-
-def rematch(db: sqlite_utils.Database, table: dict, who: Viewer) -> dict:
-    """A new game at the same table: same seats, teams and rules (the engine may move the
-    first deal on)."""
-    if not (who.is_host or who.seat):
-        raise Refused("Join the table first.", 403)
-    with immediate(db):
-        game_row = current_game(db, table["id"])
-        played = load(db, game_row)
-        if not played.finished:
-            raise Refused("Finish this game first: a rematch starts when the last entry is in.")
-        header = dict(played.header)
-        rematch_rules = getattr(played.engine, "rematch_rules", None)
-        if rematch_rules:
-            header["rules"] = rematch_rules(played.state)
-        number = game_row["number"] + 1
-        db["games"].insert({"table_id": table["id"], "number": number, "game": game_row["game"],
-                            "header": json.dumps(header), "created_at": now()})
-        changed(db, table["id"])
-    return current_game(db, table["id"])
+                  last_event_id, before, size=_fold_size(history, game_row["header"]))
 
 
 # --- the evening's ledger -----------------------------------------------------------------
@@ -681,21 +784,17 @@ def import_log(db: sqlite_utils.Database, doc: Any, device: str = "import") -> d
                        seats=MAX_SEATS, players=len(game.setup.players))
     fold_log(game, doc["events"])  # refuse before writing anything
     header = {k: v for k, v in doc.items() if k != "events"}
-    with immediate(db):
-        table_id = db["tables"].insert({
-            "code": _free_code(db), "join_token": token(), "board_token": token(),
-            "host_device": device, "created_at": now()}).last_pk
-        for position, name in enumerate(game.setup.players, 1):
-            db["seats"].insert({"table_id": table_id, "position": position, "name": name,
-                                "role": "player", "device": None, "joined_at": None})
-        game_id = db["games"].insert({"table_id": table_id, "number": 1, "game": doc["game"],
-                                      "header": json.dumps(header), "created_at": now()}).last_pk
-        for number, event in enumerate(doc["events"], 1):
+
+    def copy(change: Write) -> dict:
+        table = change.open_table(device, doc["game"], header, ((name, "player") for name in game.setup.players))
+        game_id = change.game["id"]
+        for event in doc["events"]:
             event = {k: v for k, v in event.items() if v is not None}
-            db["events"].insert({
+            change.db["events"].insert({
                 "game_id": game_id, "kind": "entry",
                 "payload": json.dumps({k: v for k, v in event.items() if k not in ("at", "by")}),
                 "target": None, "seat_id": None, "by": event.get("by"), "device": device,
                 "at": event.get("at") or now(), "idem": None})
-        changed(db, table_id)
-    return db["tables"].get(table_id)
+        return table
+
+    return write(db, None, None, copy)

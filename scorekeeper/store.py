@@ -7,6 +7,9 @@ in WAL mode, so an acknowledged entry survives `kill -9` and a power cut.
 from __future__ import annotations
 
 import sqlite3
+import threading
+from collections import OrderedDict
+from typing import Any
 
 import sqlite_utils
 from sqlite_utils import Migrations
@@ -60,12 +63,54 @@ def m001_tables_seats_games_events(db: sqlite_utils.Database) -> None:
     db["join_attempts"].create_index(["address", "at"])
 
 
-def connect(path: str) -> sqlite_utils.Database:
-    """A connection with the durability settings every process must use."""
+class FoldCache:
+    """Folded games of one database by game id, the most recently used kept, bounded by an
+    estimate of their bytes (what the table service says each fold holds)."""
+
+    def __init__(self, budget: int = 64 << 20) -> None:
+        self.budget = budget
+        self.bytes = 0
+        self._items: OrderedDict[Any, tuple[Any, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Any) -> Any:
+        with self._lock:
+            found = self._items.get(key)
+            if found is None:
+                return None
+            self._items.move_to_end(key)
+            return found[0]
+
+    def put(self, key: Any, value: Any, size: int) -> None:
+        if size > self.budget:
+            return  # larger than the whole cache: made again when asked for
+        with self._lock:
+            old = self._items.pop(key, None)
+            if old is not None:
+                self.bytes -= old[1]
+            self._items[key] = (value, size)
+            self.bytes += size
+            while self.bytes > self.budget:
+                _, (_, dropped) = self._items.popitem(last=False)
+                self.bytes -= dropped
+
+
+class Database(sqlite_utils.Database):
+    """A connection, and the cache of folded games its app shares between its connections
+    (the folds of one database never mix with another's: game ids restart in every file)."""
+
+    def __init__(self, conn: sqlite3.Connection, folds: FoldCache | None = None) -> None:
+        super().__init__(conn)
+        self.folds = folds if folds is not None else FoldCache()
+
+
+def connect(path: str, folds: FoldCache | None = None) -> Database:
+    """A connection with the durability settings every process must use; `folds`, the fold
+    cache to share with the app's other connections to the same file (a new one if None)."""
     conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
     conn.execute("PRAGMA busy_timeout = 30000")
     conn.execute("PRAGMA foreign_keys = ON")
-    db = sqlite_utils.Database(conn)
+    db = Database(conn, folds)
     db.enable_wal()
     conn.execute("PRAGMA synchronous = FULL")  # fsync at every commit, WAL included
     return db

@@ -67,7 +67,8 @@ def test_history_shows_every_game_entry_correction_and_the_ledger(evening):
     # Anna 1 + 5 = 6 against 0: six points at 0.50
     assert "Anna wins" in game_1 and "Ben → Anna" in game_1 and "€3.00" in game_1
     assert "undid entry" in game_1 and "corrected #" in game_1
-    assert game_1.count('<li class="entry">') == 21  # 20 cells and the slip
+    assert game_1.count('<li class="entry') == 21  # 20 cells and the slip ...
+    assert game_1.count('<li class="entry undone">') == 1  # ... struck through, undone
     assert "The evening's ledger" in page
     assert f'href="/t/{token}/games/1/log.json"' in page and f'href="/t/{token}/games/2/log.json"' in page
     assert "In progress" in page[page.index('id="game-2"'):page.index('id="game-1"')]

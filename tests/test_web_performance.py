@@ -78,9 +78,7 @@ def test_cached_fold_catches_up_like_a_whole_fold(phone, app):
     def both():
         row = service.current_game(db, table["id"])
         cached = service.load(db, row)
-        history = [service.Recorded(r[0], r[1], json.loads(r[2]) if r[2] else None, r[3], r[4], r[5])
-                   for r in db.execute("SELECT id, kind, payload, target, by, at FROM events "
-                                       "WHERE game_id = ? ORDER BY id", [row["id"]]).fetchall()]
+        history = service.history_of(db, row["id"])
         whole = service.fold(row, history, cached.last_event_id)
         assert cached.entries == whole.entries and cached.history == whole.history
         assert cached.state == whole.state and cached.result == whole.result

@@ -242,7 +242,8 @@ def test_read_only_board_cannot_write(game, app):
     viewer_page = anna.get(f"/b/{board_token}").get_data(as_text=True)
     assert "data-pick" not in viewer_page and "dice-pad" not in viewer_page
     assert anna.get(f"/b/{board_token}/board").status_code == 200
-    assert anna.post(f"/b/{board_token}/entries", {"event": json.dumps(F35)}).status_code in (404, 405)
+    refused = anna.post(f"/b/{board_token}/entries", {"event": json.dumps(F35)})
+    assert refused.status_code == 403 and "read-only board" in refused.get_data(as_text=True)
 
 
 def test_whole_game_settles_with_money_rematch_and_ledger(game, app):

@@ -102,6 +102,11 @@ class RuleError(TextError):
     """An entry or setting the rules do not allow; the message is shown to players."""
 
 
+class SeatingError(RuleError):
+    """The players or teams do not suit the game (yet): a table still filling its seats may
+    be in this state, a log may not."""
+
+
 @dataclass(frozen=True)
 class Side:
     """A scored unit: one player, or a team whose members write for it."""
@@ -148,7 +153,7 @@ class Setup:
 def make_setup(players: list[str], teams: list[tuple[str, list[str]]] | None) -> Setup:
     """Check names and teams (field paths in the messages) and build the Setup."""
     if not isinstance(players, list) or not players:
-        raise RuleError("players: give the players as a list of names in seat order")
+        raise SeatingError("players: give the players as a list of names in seat order")
     clean: list[str] = []
     for number, name in enumerate(players, 1):
         if not isinstance(name, str) or not name.strip():
@@ -166,37 +171,44 @@ def make_setup(players: list[str], teams: list[tuple[str, list[str]]] | None) ->
     placed: set[str] = set()
     for number, (team_name, members) in enumerate(teams, 1):
         if not isinstance(team_name, str) or not team_name.strip():
-            raise RuleError("teams: team %(number)s needs a name", number=number)
+            raise SeatingError("teams: team %(number)s needs a name", number=number)
         team_name = team_name.strip()
         if len(team_name) > 40:
-            raise RuleError("teams: the name of team %(number)s is longer than 40 characters", number=number)
+            raise SeatingError("teams: the name of team %(number)s is longer than 40 characters", number=number)
         if any(team_name.casefold() == s.name.casefold() for s in sides):
-            raise RuleError("teams: two teams are called %(team)s", team=team_name)
+            raise SeatingError("teams: two teams are called %(team)s", team=team_name)
         if not isinstance(members, list) or not members:
-            raise RuleError("teams: team %(team)s has no players", team=team_name)
+            raise SeatingError("teams: team %(team)s has no players", team=team_name)
         resolved = []
         for member in members:
             try:
                 player = setup.player(member)
             except RuleError:
-                raise RuleError("teams: %(name)s in team %(team)s is not in players",
+                raise SeatingError("teams: %(name)s in team %(team)s is not in players",
                                 name=describe(member), team=team_name) from None
             if player in placed:
-                raise RuleError("teams: %(player)s is in more than one team", player=player)
+                raise SeatingError("teams: %(player)s is in more than one team", player=player)
             placed.add(player)
             resolved.append(player)
         sides.append(Side(team_name, tuple(resolved)))
     missing = [p for p in clean if p not in placed]
     if missing:
         if len(missing) == 1:
-            raise RuleError("teams: %(player)s is in no team", player=missing[0])
-        raise RuleError("teams: %(players)s are in no team", players=Both(missing))
+            raise SeatingError("teams: %(player)s is in no team", player=missing[0])
+        raise SeatingError("teams: %(players)s are in no team", players=Both(missing))
     return Setup(tuple(clean), tuple(sides), teams=True)
 
 
 def describe(value: Any) -> str:
-    """A short, safe rendering of a value for a message."""
-    text = repr(value) if not isinstance(value, str) else f"'{value}'"
+    """A short, safe rendering of a value for a message: one line, control characters escaped.
+
+    >>> describe("Anna"), describe("a\\nb")
+    ("'Anna'", "'a\\\\nb'")
+    """
+    if isinstance(value, str):
+        text = "'" + "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode() for ch in value) + "'"
+    else:
+        text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
@@ -312,6 +324,19 @@ class Engine(Protocol):
     def writers(self, state: Any) -> frozenset[str] | None:
         """Players who may enter the next event (None: anyone seated; empty: game over)."""
 
+    # Optional features: each engine module sets every one of these, to None when it has none.
+
+    # `verify_draft(state, payload)`: a turn entered step by step before it becomes one event,
+    # checked (RuleError) and returned as the engine reads it
+    verify_draft: Callable[[Any, Any], Any] | None
+    # `default_teams(players)`: the engine seats the teams itself (Euchre: partners opposite)
+    default_teams: Callable[[list[str]], list[dict] | None] | None
+    # `rematch_rules(state)`: the rules of the next game at the table (the first deal moves on)
+    rematch_rules: Callable[[Any], dict[str, Any]] | None
+
+
+OPTIONAL_FEATURES = ("verify_draft", "default_teams", "rematch_rules")
+
 
 def number(value: Fraction | int) -> int | float:
     """A points figure for JSON: whole numbers as ints, otherwise two decimals at most
@@ -331,6 +356,12 @@ def number(value: Fraction | int) -> int | float:
 def require(condition: bool, message: str, /, **values: Any) -> None:
     if not condition:
         raise RuleError(message, **values)
+
+
+def require_seating(condition: bool, message: str, /, **values: Any) -> None:
+    """As `require`, for the players and teams a game needs (SeatingError)."""
+    if not condition:
+        raise SeatingError(message, **values)
 
 
 def field(event: Mapping[str, Any], key: str, check: Check, expects: str, default: Any = ...) -> Any:

@@ -27,6 +27,7 @@ from .base import (
     number,
     one_of,
     require,
+    require_seating,
     whole_number,
 )
 from .settle import cents_text, fewest_transfers, money_cents
@@ -235,9 +236,14 @@ name = "escalero"
 title = "Escalero"
 events = {"score": frozenset({"player", "column", "row", "value", "dice", "served"})}
 
+# optional features of the engine contract (games/base.py) this game has none of
+verify_draft = None
+default_teams = None
+rematch_rules = None
+
 
 def start(setup: Setup, rules: Mapping[str, Any]) -> State:
-    require(len(setup.sides) >= 2, "players: Escalero needs at least two sides")
+    require_seating(len(setup.sides) >= 2, "players: Escalero needs at least two sides")
     return State(setup, dict(rules), {side.name: {} for side in setup.sides})
 
 

@@ -24,6 +24,7 @@ from .base import (
     boolean,
     describe,
     require,
+    require_seating,
     whole_number,
 )
 
@@ -180,6 +181,10 @@ name = "escoba"
 title = "Escoba"
 events = {"round": frozenset({"sides", "false_captures", "leftover"})}
 
+# optional features of the engine contract (games/base.py) this game has none of
+default_teams = None
+rematch_rules = None
+
 PLAYERS = (2, 3, 4, 6)
 
 # What a seating that does not suit the game is told, by the number of players (whole
@@ -198,14 +203,14 @@ WRONG_TEAMS = {4: Text("teams: with four players Escoba is played as two pairs, 
 
 def start(setup: Setup, rules: Mapping[str, Any]) -> State:
     players = len(setup.players)
-    require(players in PLAYERS, "players: Escoba is played by 2, 3, 4 or 6 players, not %(count)s", count=players)
+    require_seating(players in PLAYERS, "players: Escoba is played by 2, 3, 4 or 6 players, not %(count)s", count=players)
     sizes = sorted((len(side.members) for side in setup.sides), reverse=True)
     if players <= 3:
         # teams of one are just names for the players, so they are accepted
-        require(sizes == [1] * players, ALONE[players])
+        require_seating(sizes == [1] * players, ALONE[players])
     else:
-        require(setup.teams, NO_TEAMS[players])
-        require(sizes in ([2, 2], [3, 3], [2, 2, 2]), WRONG_TEAMS[players], sizes=Both(sizes))
+        require_seating(setup.teams, NO_TEAMS[players])
+        require_seating(sizes in ([2, 2], [3, 3], [2, 2, 2]), WRONG_TEAMS[players], sizes=Both(sizes))
     return State(setup, dict(rules))
 
 

@@ -16,6 +16,7 @@ from typing import Any, Mapping
 from .base import (
     Either,
     RuleError,
+    SeatingError,
     Setting,
     Setup,
     Text,
@@ -23,7 +24,7 @@ from .base import (
     describe,
     field,
     one_of,
-    require,
+    require_seating,
     whole_number,
 )
 
@@ -80,6 +81,9 @@ events = {
     "hand": frozenset({"maker", "tricks", "alone", "defender_alone", "trump"}),
     "redeal": frozenset(),
 }
+
+# optional features of the engine contract (games/base.py) this game has none of
+verify_draft = None
 
 
 # --- the seating -----------------------------------------------------------------------
@@ -219,15 +223,15 @@ class State:
 
 def start(setup: Setup, rules: Mapping[str, Any]) -> State:
     players = setup.players
-    require(len(players) == 4, "players: Euchre needs four players, not %(count)s", count=len(players))
-    require(setup.teams, "teams: Euchre is played by two teams of two; name the teams "
+    require_seating(len(players) == 4, "players: Euchre needs four players, not %(count)s", count=len(players))
+    require_seating(setup.teams, "teams: Euchre is played by two teams of two; name the teams "
                          "(partners sit opposite: seats 1 & 3 and 2 & 4)")
-    require(len(setup.sides) == 2 and all(len(side.members) == 2 for side in setup.sides),
+    require_seating(len(setup.sides) == 2 and all(len(side.members) == 2 for side in setup.sides),
             "teams: Euchre needs exactly two teams of two players")
     for side in setup.sides:
         first, second = side.members
         if partner_of(setup, first) != second:
-            raise RuleError("teams: partners sit opposite each other (seats 1 & 3 and 2 & 4 of players), "
+            raise SeatingError("teams: partners sit opposite each other (seats 1 & 3 and 2 & 4 of players), "
                             "but %(first)s and %(second)s of %(team)s sit side by side",
                             first=first, second=second, team=side.name)
     rules = dict(rules)

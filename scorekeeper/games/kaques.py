@@ -16,7 +16,7 @@ from functools import cache
 from itertools import product
 from typing import Any, Iterable, Mapping, Sequence
 
-from .base import Plural, RuleError, Setting, Setup, Text, describe, require, whole_number
+from .base import Plural, RuleError, Setting, Setup, Text, describe, require, require_seating, whole_number
 
 # --- scoring the dice kept from one throw ------------------------------------------------
 
@@ -361,6 +361,10 @@ settings: dict[str, Setting] = {
 }
 events = {"turn": frozenset({"player", "throws", "points"})}
 
+# optional features of the engine contract (games/base.py) this game has none of
+default_teams = None
+rematch_rules = None
+
 
 @dataclass(frozen=True)
 class State:
@@ -383,8 +387,8 @@ class State:
 
 
 def start(setup: Setup, rules: Mapping[str, Any]) -> State:
-    require(not setup.teams, "teams: Jaques le Kaques is played without teams")
-    require(len(setup.players) >= 2, "players: Jaques le Kaques needs at least two players")
+    require_seating(not setup.teams, "teams: Jaques le Kaques is played without teams")
+    require_seating(len(setup.players) >= 2, "players: Jaques le Kaques needs at least two players")
     return State(setup, dict(rules), {player: 0 for player in setup.players})
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
-from itertools import combinations
 from typing import Mapping
 
 

@@ -12,7 +12,7 @@ from ..live import Hub
 def get_db():
     if "db" not in g:
         idle = current_app.extensions.get("scorekeeper.idle_db")
-        g.db = idle.pop() if idle else store.connect(current_app.config["DATABASE"])
+        g.db = idle.pop() if idle else store.connect(current_app.config["DATABASE"], folds())
     return g.db
 
 
@@ -26,6 +26,11 @@ def close_db(_error=None) -> None:
             db.conn.close()
         else:
             idle.append(db)
+
+
+def folds() -> store.FoldCache:
+    """The app's cache of folded games, shared by its connections and its live hub."""
+    return current_app.extensions["scorekeeper.folds"]
 
 
 def hub() -> Hub:
@@ -44,6 +49,8 @@ def init_app(app: Flask) -> None:
     db = store.connect(app.config["DATABASE"])
     store.migrate(db)  # every start brings the schema up to date
     db.conn.close()
-    app.extensions["scorekeeper.hub"] = Hub(app.config["DATABASE"], app.config.get("LIVE_INTERVAL", 0.05))
+    app.extensions["scorekeeper.folds"] = store.FoldCache(app.config.get("FOLD_CACHE_BYTES", 64 << 20))
+    app.extensions["scorekeeper.hub"] = Hub(app.config["DATABASE"], app.config.get("LIVE_INTERVAL", 0.05),
+                                            app.extensions["scorekeeper.folds"])
     app.teardown_appcontext(close_db)
     app.cli.add_command(init_db_command)

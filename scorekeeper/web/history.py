@@ -7,35 +7,36 @@ show it, so it offers no buttons; a log comes in as a new table through `service
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, g, redirect, render_template, request
 
 from .. import service
 from ..gamelog import LogError, parse_json
+from .context import table_blueprint, table_url
 from .db import get_db
 from .i18n import _, translate
 from .security import device_id
 
-bp = Blueprint("history", __name__)
+bp = table_blueprint("history", __name__)
+imports = Blueprint("imports", __name__)
 
 
-@bp.get("/t/<token>/history")
-def history(token: str):
-    db = get_db()
-    table = service.by_join_token(db, token)
-    games = [service.load(db, row) for row in service.games_of(db, table["id"])]
-    response = Response(render_template(
-        "history.html", table=table, games=games, ledger=service.ledger(db, table["id"]),
-        who=service.viewer(db, table, "", read_only=True)))
+@bp.get("/history")
+def history():
+    g.ctx.require_join_link()
+    ctx = g.ctx.as_board()
+    games = [service.load(ctx.db, row) for row in service.games_of(ctx.db, ctx.table["id"])]
+    response = Response(render_template("history.html", ctx=ctx, table=ctx.table, games=games,
+                                        ledger=ctx.ledger, who=ctx.who))
     response.headers["Cache-Control"] = "no-store"
     return response
 
 
-@bp.get("/import")
+@imports.get("/import")
 def import_form():
     return render_template("import.html")
 
 
-@bp.post("/import")
+@imports.post("/import")
 def import_log():
     """A log from a file (or pasted) becomes a new table hosted by this device; its history
     page shows it. A refused log leaves nothing behind and says why in one line."""
@@ -48,4 +49,4 @@ def import_log():
     except LogError as error:
         return render_template("import.html", message=translate(error),
                                text=text if isinstance(text, str) else ""), 400
-    return redirect(url_for("history.history", token=table["join_token"]), 303)
+    return redirect(table_url("history.history", table), 303)

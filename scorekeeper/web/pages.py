@@ -1,13 +1,17 @@
-"""The start page and each game's rules page."""
+"""The start page: opening a table, joining one by its code, this phone's tables; each game's rules page."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template, session
+from flask import Blueprint, abort, redirect, render_template, request, session
 
 from .. import service
 from ..games import ENGINES
+from ..games.base import RuleError, parse_rules
+from .context import table_url
 from .db import get_db
-from .i18n import _
+from .i18n import _, say
+from .security import device_id
+from .table import MAX_FIELD, field
 
 bp = Blueprint("pages", __name__)
 
@@ -35,3 +39,71 @@ def my_tables() -> list[tuple[dict, service.Played, int]]:
 def rules(game: str):
     engine = ENGINES.get(game) or abort(404, _("There is no such game."))
     return render_template(f"rules/{game}.html", engine=engine)
+
+
+# --- opening a table --------------------------------------------------------------------
+
+
+@bp.get("/new/<game>")
+def new(game: str):
+    engine = ENGINES.get(game) or abort(404, _("There is no such game."))
+    return render_template("new.html", engine=engine, values={}, names=[""] * 4)
+
+
+@bp.post("/new/<game>")
+def create(game: str):
+    engine = ENGINES.get(game) or abort(404, _("There is no such game."))
+    names = [n[:MAX_FIELD] for n in request.form.getlist("player")][: service.MAX_SEATS + 1]
+    values = {key: field(f"rule_{key}") for key in engine.settings}
+    try:
+        rules = rules_from_form(engine, values)
+        table = service.create_table(get_db(), device_id(), game, rules, names,
+                                    scribe=field("scribe") if field("seating") == "scribe" else None)
+    except service.Refused as refusal:
+        return render_template("new.html", engine=engine, values=values, names=names + [""],
+                               message=say(refusal)), refusal.status
+    return redirect(table_url("table.table", table), 303)
+
+
+def rules_from_form(engine, values: dict[str, str]) -> dict:
+    """Form strings to the log's typed rule values (checked by the engine's settings)."""
+    rules = {}
+    for key, setting in engine.settings.items():
+        text = values.get(key, "").strip()
+        if text == "":
+            continue
+        default = setting.default
+        if isinstance(default, bool):
+            rules[key] = text in ("true", "on", "1", "yes")
+        elif isinstance(default, int):
+            try:
+                rules[key] = int(text)
+            except ValueError:
+                raise service.Refused("%(setting)s: type a whole number.", 400, setting=setting.label or key) from None
+        elif key == "stake" and text.count(",") == 1 and "." not in text:
+            rules[key] = text.replace(",", ".")  # "0,50", as most of Europe writes it
+        else:
+            rules[key] = text
+    try:
+        parse_rules(rules, engine.settings)
+    except RuleError as error:
+        values = error.text.values  # "rules.<key>: must be <expects>, not <value>"
+        setting = engine.settings.get(values.get("key"))
+        if setting is None or "expects" not in values:
+            raise service.Refused(error.text, 400) from None
+        raise service.Refused("%(setting)s: must be %(expects)s, not %(value)s", 400, setting=setting.label or values["key"],
+                             expects=setting.expects, value=values["value"]) from None
+    return rules
+
+
+# --- joining ------------------------------------------------------------------------------
+
+
+@bp.post("/join")
+def join_by_code():
+    try:
+        table = service.by_code(get_db(), field("code"), request.remote_addr or "?")
+    except service.Refused as refusal:
+        return render_template("index.html", engines=ENGINES.values(), message=say(refusal),
+                               code=field("code")[:12]), refusal.status
+    return redirect(table_url("table.table", table), 303)

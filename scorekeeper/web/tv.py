@@ -7,23 +7,18 @@ stylesheet. The big screen stands on the table for everyone there, so it shows t
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, render_template
+from flask import Response, g, render_template
 
-from .. import service, store
-from .db import get_db
+from .context import table_blueprint
 from .table import board_html, join_url
 
-bp = Blueprint("tv", __name__)
+bp = table_blueprint("tv", __name__)
 
 
-@bp.get("/b/<token>/tv")
-def tv(token: str):
-    db = get_db()
-    table = service.by_board_token(db, token)
-    who = service.viewer(db, table, "", read_only=True)
-    played = service.load(db, service.current_game(db, table["id"]))
-    change = store.last_change(db, table["id"])  # before the board: the stream sends anything newer
-    response = Response(render_template("tv.html", table=table, who=who, played=played, change=change,
-                                        board_html=board_html(table, who), join_url=join_url(table)))
+@bp.get("/tv")
+def tv():
+    ctx = g.ctx
+    response = Response(render_template("tv.html", ctx=ctx, change=ctx.change, board_html=board_html(ctx),
+                                        join_url=join_url(ctx.table)))
     response.headers["Cache-Control"] = "no-store"
     return response

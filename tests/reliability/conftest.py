@@ -293,7 +293,6 @@ def check_database(path: Path) -> dict:
     SQLite's own integrity and foreign keys, every table with its seats and a first game, every
     game's log folding through the rules, every idempotency key once. Returns counts."""
     from scorekeeper import service
-    from scorekeeper.service import Recorded
 
     conn = sqlite3.connect(path)
     try:
@@ -313,9 +312,7 @@ def check_database(path: Path) -> dict:
         columns = ["id", "table_id", "number", "game", "header", "created_at"]
         for row in conn.execute(f"SELECT {', '.join(columns)} FROM games"):
             game_row = dict(zip(columns, row))
-            history = [Recorded(r[0], r[1], json.loads(r[2]) if r[2] else None, r[3], r[4], r[5])
-                       for r in conn.execute("SELECT id, kind, payload, target, by, at FROM events "
-                                             "WHERE game_id = ? ORDER BY id", [game_row["id"]])]
+            history = service.history_of(conn, game_row["id"])
             played = service.fold(game_row, history, history[-1].id if history else 0)  # raises if illegal
             counts["games"] += 1
             counts["entries"] += len(played.entries)
@@ -331,7 +328,6 @@ def check_database(path: Path) -> dict:
 def played_of(path: Path, token: str):
     """The current game of a table, folded from the rows on disk (no process cache)."""
     from scorekeeper import service
-    from scorekeeper.service import Recorded
 
     conn = sqlite3.connect(path)
     try:
@@ -340,9 +336,7 @@ def played_of(path: Path, token: str):
                            "ON t.id = g.table_id WHERE t.join_token = ? ORDER BY g.number DESC LIMIT 1",
                            [token]).fetchone()
         game_row = dict(zip(columns, row))
-        history = [Recorded(r[0], r[1], json.loads(r[2]) if r[2] else None, r[3], r[4], r[5])
-                   for r in conn.execute("SELECT id, kind, payload, target, by, at FROM events "
-                                         "WHERE game_id = ? ORDER BY id", [game_row["id"]])]
+        history = service.history_of(conn, game_row["id"])
     finally:
         conn.close()
     return service.fold(game_row, history, history[-1].id if history else 0)

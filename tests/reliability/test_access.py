@@ -27,7 +27,7 @@ from scorekeeper.web.security import CSP
 SECTION = "access"
 # POST routes any device may use with its CSRF token: opening a table, joining one, and
 # importing a game log (it opens a new table, hosted by the importing device)
-OPEN = {"table.create", "table.join_by_code", "table.join", "history.import_log", "i18n.choose"}
+OPEN = {"pages.create", "pages.join_by_code", "table.join", "imports.import_log", "i18n.choose"}
 F35 = {"type": "score", "column": 1, "row": "F", "value": 35}
 
 
@@ -169,12 +169,12 @@ def test_outsiders_cannot_write_where_the_host_can(app, phone, world, endpoint, 
 def test_every_state_changing_route_needs_the_sessions_csrf_token(app, phone, world, endpoint, figures):
     requests = requests_the_host_may_make(app, world)
     log = (Path(__file__).parents[1] / "logs" / "escalero" / "sweep.json").read_text()
-    requests.update({"history.import_log": ("/import", {"text": log}),
-                     "table.create": ("/new/escalero", {"player": ["X", "Y"]}),
-                     "table.join_by_code": ("/join", {"code": "ZZZZZZ"}),
+    requests.update({"imports.import_log": ("/import", {"text": log}),
+                     "pages.create": ("/new/escalero", {"player": ["X", "Y"]}),
+                     "pages.join_by_code": ("/join", {"code": "ZZZZZZ"}),
                      "i18n.choose": ("/language", {"lang": "de", "next": "/"}),
                      "table.join": (f"/t/{world['fresh']}/join", {"seat": seat_ids(app, world["fresh"])["Anna"]}),
-                     "history.import_log": ("/import", {"text": json.dumps({
+                     "imports.import_log": ("/import", {"text": json.dumps({
                          "format": "scorekeeper-log/1", "game": "kaques", "players": ["X", "Y"], "events": []})})})
     path, form = requests[endpoint]
     host = world["host"]

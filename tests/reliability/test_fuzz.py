@@ -270,10 +270,10 @@ def route_strategies(game: str) -> dict:
                                  max_size=3) | json_values)),
         "table.join": form(seat=ids, name=junk_text),
         "table.free_seat": form(),
-        "table.create": st.builds(lambda a, b: {**a, **b}, form(
+        "pages.create": st.builds(lambda a, b: {**a, **b}, form(
             player=st.lists(junk_text, max_size=14), seating=st.sampled_from(["scribe", "players"]) | junk_text,
             scribe=junk_text), rules_text),
-        "table.join_by_code": form(code=junk_text | st.sampled_from(["abcdef", "ZZZZZZ", "A-B-C-D-E-F"])),
+        "pages.join_by_code": form(code=junk_text | st.sampled_from(["abcdef", "ZZZZZZ", "A-B-C-D-E-F"])),
         "euchre.hand": form(event=encoded(events("euchre")), deal=ids, idem=junk_text),
         "kaques.reopen": form(target=ids, idem=junk_text),
         # reads: query arguments
@@ -288,9 +288,9 @@ def route_strategies(game: str) -> dict:
         "table.live_readonly": form(since=ids),
         "table.table": form(), "table.board_page": form(), "table.board": form(),
         "table.board_readonly": form(), "table.qr": form(), "table.export": form(),
-        "pages.index": form(), "pages.rules": form(), "table.new": form(),
+        "pages.index": form(), "pages.rules": form(), "pages.new": form(),
         "static": form(v=junk_text),
-        "history.import_log": form(text=log_texts, log=log_texts.map(lambda text: ("upload", text))),
+        "imports.import_log": form(text=log_texts, log=log_texts.map(lambda text: ("upload", text))),
         "i18n.choose": form(lang=st.sampled_from(["de", "pl", "es", "en", "eo", "DE"]) | junk_text,
                             next=st.sampled_from(["/", "/players", "//evil.example", "https://evil.example/"]) | junk_text),
     }
@@ -438,7 +438,6 @@ def test_fuzz_route(world, endpoint, figures):
 def _check_all(database: str) -> int:
     """Every game at every table folds through its rules (raises if one does not)."""
     from scorekeeper import service
-    from scorekeeper.service import Recorded
 
     conn = sqlite3.connect(database)
     try:
@@ -446,9 +445,7 @@ def _check_all(database: str) -> int:
         columns = ["id", "table_id", "number", "game", "header", "created_at"]
         games = [dict(zip(columns, row)) for row in conn.execute(f"SELECT {', '.join(columns)} FROM games")]
         for game_row in games:
-            history = [Recorded(r[0], r[1], json.loads(r[2]) if r[2] else None, r[3], r[4], r[5])
-                       for r in conn.execute("SELECT id, kind, payload, target, by, at FROM events "
-                                             "WHERE game_id = ? ORDER BY id", [game_row["id"]])]
+            history = service.history_of(conn, game_row["id"])
             service.fold(game_row, history, history[-1].id if history else 0)
         return len(games)
     finally:

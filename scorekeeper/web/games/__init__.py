@@ -1,17 +1,20 @@
-"""Per-game screen helpers: template functions and the few extra views a game's controls need."""
+"""Each game's screens: one module per engine (same name), with its view model — `view(ctx,
+played)`, what its templates in `templates/games/<game>/` read — and the routes its controls need."""
 
 from __future__ import annotations
 
 from importlib import import_module
-from importlib.util import find_spec
+from types import ModuleType
 
 from flask import Flask
 
 from ...games import ENGINES
 
 
+def screen(game: str) -> ModuleType:
+    return import_module(f".{game}", __name__)
+
+
 def init_app(app: Flask) -> None:
     for name in ENGINES:
-        if find_spec(f"{__name__}.{name}") is None:
-            continue  # a game whose screens need nothing beyond its templates
-        import_module(f".{name}", __name__).init_app(app)
+        screen(name).init_app(app)

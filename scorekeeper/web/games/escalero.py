@@ -1,19 +1,21 @@
-"""Escalero on the table screen: the values offered per row, and where a throw could go."""
+"""Escalero on the table screen: its view model, the values offered per row, and where a throw could go."""
 
 from __future__ import annotations
 
 import json
 
-from flask import Blueprint, render_template, request
+from dataclasses import dataclass
+from typing import Any
+
+from flask import g, render_template, request
 
 from ... import service
 from ...games import escalero
 from ...games.base import RuleError
-from ..db import get_db
+from ..context import table_blueprint
 from ..i18n import _, localize, pgettext
-from ..security import device_id
 
-bp = Blueprint("escalero", __name__)
+bp = table_blueprint("escalero", __name__)
 
 
 def choices(row: escalero.Row, rules) -> str:
@@ -51,13 +53,11 @@ def face_label(face: int, rules) -> str:
     return pad_word(escalero.POKER_FACES[face]) if rules["dice_faces"] == "poker" else str(face)
 
 
-@bp.get("/t/<token>/escalero/placements")
-def placements(token: str):
+@bp.get("/escalero/placements")
+def placements():
     """Buttons for every open cell of the side on turn, best first, for the dice given."""
-    db = get_db()
-    table = service.by_join_token(db, token)
-    who = service.viewer(db, table, device_id())
-    played = service.load(db, service.current_game(db, table["id"]))
+    ctx = g.ctx
+    played = ctx.played
     if played.row["game"] != "escalero" or played.game is None or played.finished:
         raise service.Refused("There is no Escalero game waiting for a throw.", 409)
     try:
@@ -66,13 +66,50 @@ def placements(token: str):
     except (ValueError, RuleError):
         raise service.Refused("Tap five dice first.", 400) from None
     side = played.state.side_on_turn
-    writes = who.writes_for_all or (who.name in played.writers())
     options = escalero.placements(played.state, side, throw)
     # `seen`: the entries this offer was made for; a tap that arrives after another phone (or
     # the host) wrote this turn is refused by service.submit instead of filling the next side's cell
-    return render_template("games/escalero/_placements.html", options=options, throw=throw,
-                           side=side, writes=writes, table=table, rules=played.state.rules,
-                           seen=len(played.entries))
+    return render_template("games/escalero/_placements.html", ctx=ctx, view=ctx.view, options=options,
+                           throw=throw, side=side, seen=len(played.entries))
+
+
+@dataclass(frozen=True)
+class EscaleroView:
+    """What the Escalero templates read: the pad's sides (this phone's first), and the words
+    and values of its rows in the phone's language."""
+
+    state: escalero.State
+    rules: Any
+    sides: tuple  # this phone's side first, then the others in seat order
+    on_turn: str | None
+    my_side: str | None
+    writable_side: str | None
+    written: int  # cells written so far, of `cells` in all
+    cells: int
+
+    def choices(self, row: Any) -> str:
+        return choices(escalero.Row(row), self.rules)
+
+    def row_label(self, row: Any) -> str:
+        return row_label(row, self.rules)
+
+    def face(self, face: int) -> str:
+        return face_label(face, self.rules)
+
+    def value(self, event: dict) -> str:
+        return written_value(event, self.rules)
+
+
+def view(ctx, played=None) -> EscaleroView | None:
+    played = played or ctx.played
+    state = played.state
+    if state is None:
+        return None
+    mine = ctx.my_side if played is ctx.played else None
+    sides = sorted(state.setup.sides, key=lambda side: side.name != mine)
+    return EscaleroView(state, state.rules, tuple(sides), state.side_on_turn, mine,
+                        ctx.writable_side if played is ctx.played else None,
+                        len(state.entries), state.cells_per_side * len(sides))
 
 
 def row_label(row, rules) -> str:
@@ -95,5 +132,3 @@ def written_value(event, rules) -> str:
 
 def init_app(app) -> None:
     app.register_blueprint(bp)
-    app.jinja_env.globals.update(escalero_choices=choices, escalero_face=face_label, row_label=row_label,
-                                 escalero_value=written_value, row_of=escalero.Row)

@@ -7,18 +7,18 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from flask import Blueprint, render_template, request, url_for
+from flask import Blueprint, g, render_template, request, url_for
 
 from ... import service
 from ...games import escoba
 from ...games.base import RuleError, Text
 from ...games.escoba import DECK, Card, Counts, Points, Suit
-from ..db import get_db
+from ..context import TableContext, table_blueprint
 from ..i18n import _, ngettext, pgettext, translate
-from ..security import device_id
 from ..table import fragment
 
-bp = Blueprint("escoba", __name__)
+bp = table_blueprint("escoba", __name__)
+finder_bp = Blueprint("finder", __name__)  # the capture finder, with no table
 
 # The form's fields, per side index: cards, coins (oros), sevens, escobas, false captures;
 # the side that took the seven of coins is `seven` (an index), the leftover sum `leftover`.
@@ -61,20 +61,17 @@ FIRST_TOO_MANY = {
 # --- the table and who may enter --------------------------------------------------------------
 
 
-def escoba_table(token: str, write: bool = True) -> tuple[dict, service.Viewer, service.Played]:
-    """The table, the viewer and the game, refused unless it is an Escoba game under way."""
-    db = get_db()
-    table = service.by_join_token(db, token)
-    who = service.viewer(db, table, device_id())
-    played = service.load(db, service.current_game(db, table["id"]))
+def escoba_game(ctx: TableContext) -> service.Played:
+    """The table's game, refused unless it is an Escoba game under way that this viewer may enter."""
+    played = ctx.played
     if played.row["game"] != "escoba":
         raise service.Refused("This table does not play Escoba.", 404)
     if played.game is None:
         raise service.Refused("The table is not ready: the host still has to seat the players "
-                             "(two pairs for four).", 409)
-    if write and not (who.seat or who.is_host):
+                              "(two pairs for four).", 409)
+    if not ctx.can_write:
         raise service.Refused("Join the table first: pick your seat, then you can enter rounds.", 403)
-    return table, who, played
+    return played
 
 
 def signature(played: service.Played) -> str:
@@ -233,17 +230,10 @@ def form_values(played: service.Played, event: Mapping[str, Any] | None = None) 
     return values
 
 
-def entry_index(played: service.Played, target: Any) -> int:
-    for index, (recorded, _) in enumerate(played.entries):
-        if str(recorded.id) == str(target):
-            return index
-    raise service.Refused("That round is not part of the current game.", 400)
-
-
-def preview_context(table: dict, who: service.Viewer, played: service.Played,
-                    args: Mapping[str, str]) -> dict:
+def preview_context(ctx: TableContext, args: Mapping[str, str]) -> dict:
     """Everything the preview under the form shows: the last side's counts, what is wrong,
     or the points each side gets and where that leaves the game, and the confirm button."""
+    played = ctx.played
     state = played.state
     form = read_form(state, args)
     correcting = args.get("correct") or None
@@ -255,24 +245,19 @@ def preview_context(table: dict, who: service.Viewer, played: service.Played,
     if correcting:
         index = entry_index(played, correcting)
         number = index + 1
-        if not who.is_host:
+        if not ctx.may_correct(played.entries[index][0]):
             problems.append(_("Only the host can correct a round."))
         if not problems:
             replacement = {**played.entries[index][1], **event}
             replacement = {k: v for k, v in replacement.items() if k in ("type", *event)}
-            events = [e for _, e in played.entries]
-            events[index] = replacement
             try:
-                after = played.game.start()
-                for position, candidate in enumerate(events, 1):
-                    after = played.game.apply(after, candidate)
-            except RuleError as error:
-                if position == number:
-                    problems.append(_sentence(translate(error)))
+                after = played.replaced(index, replacement)
+            except service.EntryMisfits as misfit:
+                if misfit.number == number:
+                    problems.append(_sentence(translate(misfit.error)))
                 else:
                     problems.append(_("Round %(number)s would no longer fit: %(problem)s",
-                                      number=position, problem=_sentence(translate(error))))
-                after = None
+                                      number=misfit.number, problem=_sentence(translate(misfit.error))))
     elif played.finished:
         problems.append(_("The game is over: start a rematch to play again."))
     elif not problems:
@@ -282,7 +267,7 @@ def preview_context(table: dict, who: service.Viewer, played: service.Played,
             problems.append(_sentence(translate(error)))
     if not problems:
         points = escoba.round_points(state, event["sides"], event.get("false_captures"))
-    confirm_url = url_for("table.correct" if correcting else "table.enter", token=table["join_token"])
+    confirm_url = url_for("table.correct" if correcting else "table.enter")
     if correcting:
         # fields left out of the form are cleared, not kept from the old round
         fields = {"target": correcting,
@@ -296,35 +281,43 @@ def preview_context(table: dict, who: service.Viewer, played: service.Played,
                 last=last, last_counts=form.counts[last], sides=state.setup.sides)
 
 
-@bp.get("/t/<token>/escoba/preview")
-def preview(token: str):
+def entry_index(played: service.Played, target: Any) -> int:
+    index = played.index_of(target)
+    if index is None:
+        raise service.Refused("That round is not part of the current game.", 400)
+    return index
+
+
+@bp.get("/escoba/preview")
+def preview():
     """The live check under the round form: a fragment with the pieces the script places."""
-    table, who, played = escoba_table(token)
-    return fragment(render_template("games/escoba/_preview.html",
-                                    **preview_context(table, who, played, request.args)))
+    escoba_game(g.ctx)
+    return fragment(render_template("games/escoba/_preview.html", view=g.ctx.view,
+                                    **preview_context(g.ctx, request.args)))
 
 
-@bp.get("/t/<token>/escoba/form")
-def round_form(token: str):
+@bp.get("/escoba/form")
+def round_form():
     """The round form, fresh for the next round or filled with a round the host corrects."""
-    table, who, played = escoba_table(token)
-    return fragment(render_form(table, who, played, request.args.get("correct") or None))
+    escoba_game(g.ctx)
+    return fragment(render_form(g.ctx, request.args.get("correct") or None))
 
 
-def render_form(table: dict, who: service.Viewer, played: service.Played, correct: Any = None) -> str:
+def render_form(ctx: TableContext, correct: Any = None) -> str:
+    played = ctx.played
     if played.game is None or (played.finished and not correct):
         return ""
     event = None
     if correct:
-        if not who.is_host:
+        index = entry_index(played, correct)
+        if not ctx.may_correct(played.entries[index][0]):
             raise service.Refused("Only the host can correct a round.", 403)
-        event = played.entries[entry_index(played, correct)][1]
+        event = played.entries[index][1]
     values = form_values(played, event)
     if correct:
         values["correct"] = str(correct)
-    return render_template("games/escoba/_form.html", table=table, played=played, values=values,
-                           signature=signature(played), limits=LIMITS,
-                           **preview_context(table, who, played, values))
+    return render_template("games/escoba/_form.html", ctx=ctx, table=ctx.table, played=played, view=ctx.view,
+                           values=values, limits=LIMITS, **preview_context(ctx, values))
 
 
 LIMITS = {**DECK, "escobas": escoba.MAX_ESCOBAS, "false": MAX_FALSE}  # the steppers' tops
@@ -389,12 +382,6 @@ def round_number(played: service.Played, recorded: service.Recorded) -> int | No
     return None
 
 
-def my_side(played: service.Played, who: service.Viewer) -> str | None:
-    if played.game is None or not who.name or who.name not in played.state.setup.players:
-        return None
-    return played.state.setup.side_of(who.name).name
-
-
 # --- the capture finder -------------------------------------------------------------------------
 
 SUIT_CODES = {"o": Suit.OROS, "c": Suit.COPAS, "e": Suit.ESPADAS, "b": Suit.BASTOS}
@@ -446,7 +433,7 @@ def finder_context(token: str | None) -> dict:
     table_cards = parse_cards(request.args.get("t", ""))
     hand = [c for c in parse_cards(request.args.get("h", "")) if c not in table_cards][-MAX_HAND:]
     mode = "hand" if request.args.get("m") == "hand" else "table"
-    endpoint = "escoba.table_finder" if token else "escoba.finder"
+    endpoint = "escoba.table_finder" if token else "finder.finder"
 
     def link(table_cards: list[Card], hand: list[Card], mode: str) -> str:
         params = {"m": mode}
@@ -454,8 +441,6 @@ def finder_context(token: str | None) -> dict:
             params["t"] = ",".join(card_code(c) for c in table_cards)
         if hand:
             params["h"] = ",".join(card_code(c) for c in hand)
-        if token:
-            params["token"] = token
         return url_for(endpoint, **params)
 
     def tap(card: Card) -> str:
@@ -477,7 +462,7 @@ def finder_context(token: str | None) -> dict:
         opening=escoba.opening_escobas(table_cards) if len(table_cards) == 4 else None,
         mode_link={m: link(table_cards, hand, m) for m in ("table", "hand")},
         clear_link=link([], [], "table"), suits=suit_words(), figures=figures(),
-        back=url_for("table.table", token=token) if token else None)
+        back=url_for("table.table") if token else None, card_name=card_name)
 
 
 def render_finder(token: str | None):
@@ -487,23 +472,55 @@ def render_finder(token: str | None):
     return render_template("games/escoba/finder.html", **context)
 
 
-@bp.get("/escoba/finder")
+@finder_bp.get("/escoba/finder")
 def finder():
     """What can I take? Tap the table's cards and the cards in hand; no table needed."""
     return render_finder(None)
 
 
-@bp.get("/t/<token>/escoba/finder")
-def table_finder(token: str):
-    service.by_join_token(get_db(), token)  # a wrong link is a 404, not a finder
-    return render_finder(token)
+@bp.get("/escoba/finder")
+def table_finder():
+    return render_finder(g.ctx.token)
+
+
+@dataclass(frozen=True)
+class EscobaView:
+    """What the Escoba templates read: the sides, the escobas tapped this round, and the words
+    of rounds and points."""
+
+    ctx: TableContext
+    played: service.Played
+    state: escoba.State
+    sides: tuple
+    tally: list[int]  # the escobas tapped so far this round, per side in seat order
+    signature: str  # changes when the round form must start again
+    writes: bool  # this phone may enter the round being played
+
+    def tally_fields(self, index: int, delta: int) -> str:
+        return tally_fields(self.played, index, delta)
+
+    def round_number(self, recorded: service.Recorded) -> int | None:
+        return round_number(self.played, recorded)
+
+    def event_lines(self, event: Mapping[str, Any]) -> list[dict]:
+        return event_lines(self.state, event)
+
+    def form(self) -> str:
+        return render_form(self.ctx)
+
+    signed = staticmethod(signed)
+    point_words = staticmethod(point_words)
+
+
+def view(ctx: TableContext, played: service.Played) -> EscobaView | None:
+    if played.state is None:
+        return None
+    current = played is ctx.played
+    return EscobaView(ctx, played, played.state, played.state.setup.sides, tally(played), signature(played),
+                      current and ctx.writes_now)
 
 
 def init_app(app) -> None:
     app.register_blueprint(bp)
-    app.jinja_env.globals.update(
-        escoba_signature=signature, escoba_tally=tally, escoba_tally_fields=tally_fields,
-        escoba_render_form=render_form, escoba_event_lines=event_lines,
-        escoba_round_number=round_number, escoba_points=point_words, escoba_signed=signed,
-        escoba_my_side=my_side, escoba_card_name=card_name, escoba_counts=counts_text)
+    app.register_blueprint(finder_bp)
     app.jinja_env.filters["escoba_code"] = card_code

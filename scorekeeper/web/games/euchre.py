@@ -7,17 +7,18 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint
+from functools import cached_property
+
+from flask import g
 
 from ... import service
 from ...games import euchre
 from ...games.base import RuleError
-from ..db import get_db
+from ..context import table_blueprint
 from ..i18n import pgettext
-from ..security import device_id
-from ..table import after_write, field, json_field
+from ..table import after_write, idem, json_field, number_field
 
-bp = Blueprint("euchre", __name__)
+bp = table_blueprint("euchre", __name__)
 
 SUITS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
 RED_SUITS = frozenset({"diamonds", "hearts"})
@@ -38,7 +39,10 @@ class TeamView:
 
 
 @dataclass(frozen=True)
-class BoardView:
+class EuchreView:
+    """What the Euchre templates read: the race, the deal, and the words of hands and suits."""
+
+    played: service.Played
     teams: tuple[TeamView, ...]  # in the log's order, the same on every phone
     target: int
     pips: bool
@@ -48,6 +52,29 @@ class BoardView:
     leader: str | None
     players: tuple[tuple[str, int], ...]  # (name, team index) in seat order
     me: str | None
+    red = RED_SUITS
+
+    @cached_property
+    def picker(self) -> str:
+        return picker_data(self.played)
+
+    @cached_property
+    def statistics(self) -> dict[str, Any]:
+        return statistics(self.played)
+
+    def line(self, recorded: service.Recorded, event: dict | None) -> HandLine:
+        return hand_line(self.played, recorded, event)
+
+    def current(self, recorded: service.Recorded, event: dict | None) -> dict | None:
+        return current_event(self.played, recorded, event)
+
+    @staticmethod
+    def suit(suit: str | None) -> str:
+        return suit_sign(suit)
+
+    @staticmethod
+    def suit_name(suit: str | None) -> str:
+        return suit_name(suit)
 
 
 def team_index(state: euchre.State) -> dict[str, int]:
@@ -55,17 +82,19 @@ def team_index(state: euchre.State) -> dict[str, int]:
     return {member: number for number, side in enumerate(state.setup.sides) for member in side.members}
 
 
-def board_view(played: service.Played, who: service.Viewer) -> BoardView:
+def view(ctx, played: service.Played) -> EuchreView | None:
     state: euchre.State = played.state
+    if state is None:
+        return None
     score = state.score()
-    me = who.name if who.name in state.setup.players else None
+    me = ctx.who.name if ctx.who.name in state.setup.players else None
     mine = state.setup.side_of(me).name if me else None
     teams = [TeamView(side.name, side.members, number, score[side.name], side.name == mine,
                       side.name == state.winner)
              for number, side in enumerate(state.setup.sides)]
     upcoming = euchre.next_deal(state)
     players = team_index(state)
-    return BoardView(tuple(teams), state.rules["target"], state.rules["target"] <= MAX_PIPS,
+    return EuchreView(played, tuple(teams), state.rules["target"], state.rules["target"] <= MAX_PIPS,
                      len(state.hands) + 1, len(state.deals), upcoming[0] if upcoming else None,
                      upcoming[1] if upcoming else None,
                      tuple((player, players[player]) for player in state.setup.players), me)
@@ -218,38 +247,22 @@ def statistics(played: service.Played) -> dict[str, Any]:
             "next_dealer": euchre.rematch_rules(state)["first_dealer"]}
 
 
-# --- pairing the four players -------------------------------------------------------------------
-
-
-partners = euchre.default_teams
-
-
 # --- entering a hand ------------------------------------------------------------------------------
 
 
-@bp.post("/t/<token>/euchre/hand")
-def hand(token: str):
+@bp.post("/euchre/hand")
+def hand():
     """A hand or a redeal, for the deal the phone saw: when another phone has entered that
     deal meanwhile (or a phone resends a hand kept while offline) it is refused, not counted
-    twice. Otherwise exactly POST /t/<token>/entries."""
-    db = get_db()
-    table = service.by_join_token(db, token)
-    who = service.viewer(db, table, device_id())
-    played = service.load(db, service.current_game(db, table["id"]))
-    if played.row["game"] != "euchre" or played.state is None:
+    twice. Otherwise exactly POST …/entries."""
+    ctx = g.ctx
+    if ctx.played.row["game"] != "euchre" or ctx.played.state is None:
         raise service.Refused("This table is not playing a Euchre game yet.", 409)
-    deal = field("deal")
     # every entry is one deal, so the deal the phone saw is the number of entries it saw;
     # service.submit checks it inside its write transaction (a retry gets the first answer)
-    service.submit(db, table, who, json_field("event"), idem=field("idem") or None,
-                  seen=int(deal) if deal.isdigit() and len(deal) < 7 else None)
-    return after_write(table, who)
+    service.submit(ctx.db, ctx.table, ctx.who, json_field("event"), idem=idem(), seen=number_field("deal"))
+    return after_write()
 
 
 def init_app(app) -> None:
     app.register_blueprint(bp)
-    app.jinja_env.globals.update(euchre_board=board_view, euchre_picker=picker_data,
-                                 euchre_line=hand_line, euchre_current=current_event, euchre_suit=suit_sign,
-                                 euchre_suit_name=suit_name,
-                                 euchre_red=RED_SUITS, euchre_stats=statistics,
-                                 euchre_partners=partners)

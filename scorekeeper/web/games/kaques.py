@@ -12,19 +12,20 @@ from decimal import Decimal
 from typing import Any
 
 from babel.numbers import parse_pattern
-from flask import Blueprint
+from functools import cached_property
+
+from flask import g
 from flask_babel import get_locale
 
 from ... import service
 from ...games import kaques
 from ...games.base import RuleError, Text
 from ...games.kaques import CALLED, Call, TurnState
-from ..db import get_db
+from ..context import table_blueprint
 from ..i18n import number
-from ..security import device_id
-from ..table import after_write, field
+from ..table import after_write, field, idem
 
-bp = Blueprint("kaques", __name__)
+bp = table_blueprint("kaques", __name__)
 
 COLOURS = 8  # line colours of the chart; kaques.css defines .kq-c0 … .kq-c7
 RANK = {Call.GRAND_KAQUE: 0, Call.KAQUE: 1, Call.FERTISCH: 2, Call.OH_LALA: 3, Call.GRANDMERE: 4}
@@ -212,22 +213,63 @@ def chart(played) -> dict[str, Any] | None:
 # --- everything the board needs, once per render ---------------------------------------------------
 
 
-def view(played, who) -> dict[str, Any]:
+@dataclass(frozen=True)
+class KaquesView:
+    """What the Jaques le Kaques templates read: the turn in progress, the calls, the odds,
+    the standings and the race chart, and what a turn event scored."""
+
+    played: Any
+    state: kaques.State
+    on_turn: str | None
+    me: str | None  # this phone's player
+    turn: TurnState  # the turn in progress (an empty one before its first throw)
+    throws: list[dict]  # its throws as events
+    writes: bool  # this phone may enter the turn on turn
+    throw_points: list[int]
+    draft_by: str | None  # who entered the turn's throws so far
+    key: str  # "turn:throw": tells the phone's pad whether it is behind
+    turn_number: int
+    round: int
+    risk: dict[str, str]
+    banner: Banner | None
+    last_id: int | None
+    last_turn: kaques.Turn | None
+    undo_expect: dict | None  # what the pad shows after taking back the last throw of this turn
+    reopen_expect: dict | None  # ... and after reopening the last turn
+    standings: list[Standing]
+    chart: dict[str, Any] | None
+    grandmere = kaques.GRANDMERE_POINTS
+    keep_values = KEEP_VALUES
+
+    @cached_property
+    def risks(self) -> str:
+        return risks()
+
+    @staticmethod
+    def points(event: dict) -> int:
+        return turn_points(event)
+
+    @staticmethod
+    def calls(event: dict) -> list[str]:
+        return turn_calls(event)
+
+
+def view(ctx, played) -> KaquesView | None:
     state = played.state
+    if state is None:
+        return None
     on_turn = state.on_turn
     turn = draft_turn(played)
     turn_number = len(state.turns)
-    draft_player = on_turn if turn else None
     throws = [t.as_event() for t in turn.throws] if turn else []
     banner = None
     if turn and turn.throws:
-        banner = draft_banner(turn_number, draft_player, turn)
+        banner = draft_banner(turn_number, on_turn, turn)
     elif played.entries and state.turns:
         banner = turn_banner(played.entries[-1][0].id, state.turns[-1], state.finished)
-    last_id = played.entries[-1][0].id if played.entries else None
     last_turn = state.turns[-1] if state.turns else None
-    writes = bool(on_turn) and not who.read_only and (who.writes_for_all or who.name == on_turn)
-    current = turn or TurnState()
+    current = played is ctx.played
+    current_turn = turn or TurnState()
     undo_expect = None
     if throws:
         last = throws[-1]
@@ -239,19 +281,13 @@ def view(played, who) -> dict[str, Any]:
         reopen_expect = {"key": f"{turn_number - 1}:{len(last_turn.throws) - 1}",
                          "phase": "keep" if last.keep else "faces",
                          "dice": sorted(last.dice) if last.keep else [], "keep": list(last.keep)}
-    return {
-        "state": state, "on_turn": on_turn, "turn": current, "throws": throws, "writes": writes,
-        "throw_points": [t.points for t in current.throws],
-        "draft_by": played.draft["by"] if turn and turn.throws else None,
-        "key": f"{turn_number}:{len(throws)}", "turn_number": turn_number,
-        "round": turn_number // len(state.setup.players) + 1,
-        "risk": chance(current.free),
-        "grandmere": kaques.GRANDMERE_POINTS,
-        "banner": banner, "last_id": last_id, "last_turn": last_turn,
-        "undo_expect": undo_expect, "reopen_expect": reopen_expect,
-        "standings": standings(played), "chart": chart(played),
-        "keep_values": KEEP_VALUES, "risks": risks(),
-    }
+    return KaquesView(
+        played, state, on_turn, ctx.who.name if ctx.who.name in state.setup.players else None, current_turn,
+        throws, current and bool(on_turn) and ctx.writes_now,
+        [t.points for t in current_turn.throws], played.draft["by"] if turn and turn.throws else None,
+        f"{turn_number}:{len(throws)}", turn_number, turn_number // len(state.setup.players) + 1,
+        chance(current_turn.free), banner, played.entries[-1][0].id if played.entries else None, last_turn,
+        undo_expect, reopen_expect, standings(played), chart(played))
 
 
 def turn_points(event: dict) -> int:
@@ -262,13 +298,6 @@ def turn_points(event: dict) -> int:
         return kaques.turn_so_far(event.get("throws")).points
     except RuleError:
         return 0
-
-
-def throw_points(event: dict) -> list[int]:
-    try:
-        return [t.points for t in kaques.turn_so_far(event.get("throws") or []).throws]
-    except RuleError:
-        return []
 
 
 def turn_calls(event: dict) -> list[str]:
@@ -284,33 +313,30 @@ def turn_calls(event: dict) -> list[str]:
 # --- taking back the last throw of a finished turn ----------------------------------------------
 
 
-@bp.post("/t/<token>/kaques/reopen")
-def reopen(token: str):
+@bp.post("/kaques/reopen")
+def reopen():
     """Undo the last turn and put it back on the table without its last throw, so a mistyped
-    Kaque (or a fertisch! that should have been "throw again") is one tap to fix."""
-    db = get_db()
-    table = service.by_join_token(db, token)
-    who = service.viewer(db, table, device_id())
-    played = service.load(db, service.current_game(db, table["id"]))
-    if played.row["game"] != kaques.name:
+    Kaque (or a fertisch! that should have been "throw again") is one tap to fix. One
+    transaction: a crash leaves either the turn as it was or the turn reopened."""
+    ctx = g.ctx
+    if ctx.played.row["game"] != kaques.name:
         raise service.Refused("This table is not playing Jaques le Kaques.", 409)
     target = field("target")
-    event = next((e for r, e in played.entries if str(r.id) == target), None)
-    undone = service.undo(db, table, who, target, idem=field("idem") or None)
-    if undone > played.last_event_id:  # not a retry of a reopen done before
+
+    def reopen_turn(change: service.Write) -> int:
+        played = change.played
+        index = played.index_of(target)
+        event = played.entries[index][1] if index is not None else None
+        undone = change.undo(target)
         if event and len(event.get("throws") or ()) > 1:
-            service.save_draft(db, table, who, {"player": event["player"], "throws": event["throws"][:-1]})
+            change.save_draft({"player": event["player"], "throws": event["throws"][:-1]})
         elif played.draft:
-            service.save_draft(db, table, who, None)  # the next player's first throws no longer fit
-    return after_write(table, who)
+            change.save_draft(None)  # the next player's first throws no longer fit
+        return undone
 
-
-def is_live(played, entry_id: int) -> bool:
-    """Whether an entry still counts (not undone), so the host may correct it."""
-    return any(recorded.id == entry_id for recorded, _ in played.entries)
+    service.write(ctx.db, ctx.table, ctx.who, reopen_turn, idem())
+    return after_write()
 
 
 def init_app(app) -> None:
     app.register_blueprint(bp)
-    app.jinja_env.globals.update(kaques_view=view, kaques_points=turn_points, kaques_throw_points=throw_points,
-                                 kaques_calls=turn_calls, kaques_live=is_live)

@@ -1,0 +1,175 @@
+"""The table a request is about, loaded once: the table, who is looking, the current game and
+what follows for every screen — whose side is whose, who may write, undo or correct.
+
+Every route under `/t/<join token>/…` (a seat's or the host's link) and `/b/<board token>/…`
+(the read-only board) is one route: the link kind decides the viewer, and `g.ctx` holds the
+context. Templates and views ask it; none decides a permission itself (the rules are the
+service's `*_refusal` functions, which also refuse the writes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from flask import Blueprint, abort, g, url_for
+
+from .. import service, store
+from .db import get_db
+from .i18n import _, html_lang
+from .security import device_id
+
+PREFIX = "/<any(t, b):link>/<token>"
+
+
+@dataclass
+class TableContext:
+    """One table as one viewer sees it now. Folded lazily and once."""
+
+    db: Any
+    table: dict
+    who: service.Viewer
+    link: str  # "t": the join link (host or seats), "b": the read-only board
+
+    @classmethod
+    def load(cls, db, link: str, token: str) -> TableContext:
+        if link == "b":
+            table = service.by_board_token(db, token)
+            return cls(db, table, service.viewer(db, table, "", read_only=True), link)
+        table = service.by_join_token(db, token)
+        return cls(db, table, service.viewer(db, table, device_id()), link)
+
+    def again(self, db) -> TableContext:
+        """The same table and viewer, folded afresh from `db` (after a write, or for a live update)."""
+        return TableContext(db, self.table, self.who, self.link)
+
+    @property
+    def token(self) -> str:
+        return self.table["board_token" if self.link == "b" else "join_token"]
+
+    @property
+    def kind(self) -> str:
+        """What tells one viewer's screen from another's: a board rendered for one kind suits
+        every phone of that kind."""
+        if self.who.read_only:
+            return f"board:{html_lang()}"
+        return f"{'host' if self.who.is_host else 'guest'}:{self.who.seat['id'] if self.who.seat else '-'}:{html_lang()}"
+
+    def require_join_link(self) -> None:
+        """Pages that show the way in (QR code, join link, logs) are not on the read-only board."""
+        if self.who.read_only:
+            abort(404, _("There is nothing here. Check the link."))
+
+    # -- the game ---------------------------------------------------------------------------
+
+    @cached_property
+    def game_row(self) -> dict:
+        return service.current_game(self.db, self.table["id"])
+
+    @cached_property
+    def played(self) -> service.Played:
+        return service.load(self.db, self.game_row)
+
+    @cached_property
+    def seats(self) -> list[dict]:
+        return service.seats(self.db, self.table["id"])
+
+    @cached_property
+    def change(self) -> int:
+        """The table's last change: the live stream sends anything newer."""
+        return store.last_change(self.db, self.table["id"])
+
+    @cached_property
+    def ledger(self) -> dict:
+        return service.ledger(self.db, self.table["id"])
+
+    @cached_property
+    def view(self) -> Any:
+        """The current game's view model: what its templates read (web/games/<game>.py, `view`)."""
+        return self.view_of(self.played)
+
+    def view_of(self, played: service.Played) -> Any:
+        """A game of this table as its templates read it (None while it waits for its players)."""
+        from .games import screen
+        return screen(played.row["game"]).view(self, played)
+
+    def as_board(self) -> TableContext:
+        """This table as the read-only board shows it (the history page), on the same link."""
+        return TableContext(self.db, self.table, service.Viewer("", False, None, read_only=True), self.link)
+
+    # -- who may do what --------------------------------------------------------------------
+
+    @property
+    def is_host(self) -> bool:
+        return self.who.is_host and not self.who.read_only
+
+    @property
+    def can_write(self) -> bool:
+        """Seated or the host, on the join link: the entry controls are shown."""
+        return self.who.at_table
+
+    @cached_property
+    def my_side(self) -> str | None:
+        """The side this phone's player plays for (their team, or themselves)."""
+        played = self.played
+        if played.game is None or not self.who.name or self.who.name not in played.game.setup.players:
+            return None
+        return played.game.setup.side_of(self.who.name).name
+
+    @cached_property
+    def writes_now(self) -> bool:
+        """Whether this phone may enter the next entry now (its turn, or it writes for all)."""
+        if service.writing_refusal(self.played, self.who):
+            return False
+        writers = self.played.writers()
+        return self.who.writes_for_all or writers is None or self.who.name in writers
+
+    @cached_property
+    def writable_side(self) -> str | None:
+        """The side whose next entry this phone may write now: its own on its turn; for the
+        host or a scribe, the side on turn."""
+        if not self.writes_now:
+            return None
+        writers = self.played.writers()
+        if writers is None:
+            return self.my_side
+        if self.who.name in writers:
+            return self.my_side
+        sides = {self.played.game.setup.side_of(name).name for name in writers}
+        return sides.pop() if len(sides) == 1 else None
+
+    @cached_property
+    def last_entry(self) -> service.Recorded | None:
+        return self.played.entries[-1][0] if self.played.entries else None
+
+    def may_undo(self, recorded: service.Recorded | None) -> bool:
+        return recorded is not None and service.undo_refusal(self.played, self.who, recorded) is None
+
+    def may_correct(self, recorded: service.Recorded) -> bool:
+        return service.correct_refusal(self.played, self.who, recorded) is None
+
+
+def table_blueprint(name: str, import_name: str) -> Blueprint:
+    """A blueprint whose routes are about one table (`/t/<token>/…` and `/b/<token>/…`): its
+    views find the context in `g.ctx`, and its URLs are built for the current table unless
+    another is named."""
+    bp = Blueprint(name, import_name, url_prefix=PREFIX)
+
+    @bp.url_value_preprocessor
+    def load_context(endpoint: str | None, values: dict | None) -> None:
+        values = values or {}
+        g.ctx = TableContext.load(get_db(), values.pop("link", "t"), values.pop("token", ""))
+
+    @bp.url_defaults
+    def this_table(endpoint: str, values: dict) -> None:
+        if "token" not in values and "ctx" in g:
+            values["link"], values["token"] = g.ctx.link, g.ctx.token
+        values.setdefault("link", "t")
+
+    return bp
+
+
+def table_url(endpoint: str, table: dict, **values: Any) -> str:
+    """A URL of `table` on its join link, from anywhere (the start page, a redirect)."""
+    return url_for(endpoint, link="t", token=table["join_token"], **values)

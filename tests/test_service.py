@@ -1,0 +1,178 @@
+"""The table service's own guarantees: one write path, folds cached per database and bounded
+by bytes, the engine contract, and permissions decided in one place."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from scorekeeper import create_app, service, store
+from scorekeeper.games import ENGINES
+from scorekeeper.games.base import OPTIONAL_FEATURES
+
+
+def db_of(app):
+    return store.connect(app.config["DATABASE"], app.extensions["scorekeeper.folds"])
+
+
+def test_two_apps_in_one_process_each_read_their_own_game_1(tmp_path, phone):
+    """Game ids restart in every database: a fold cached for one app's game 1 must never be
+    served for another's (it used to be: one module-level cache for every database)."""
+    apps = [create_app({"TESTING": True, "DATABASE": str(tmp_path / f"{name}.db"), "SECRET_KEY": "x"})
+            for name in ("first", "second")]
+    Phone = type(phone())  # the suite's test phone, on each app
+    hosts = [Phone(app) for app in apps]
+    tokens = [host.open_table("euchre", players=("A", "B", "C", "D")) for host in hosts]
+    hand = {"type": "hand", "maker": "A", "tricks": 5}
+    assert hosts[0].enter(tokens[0], hand).status_code == 200
+    for app, token, hands in zip(apps, tokens, (1, 0)):
+        db = db_of(app)
+        table = service.by_join_token(db, token)
+        row = service.current_game(db, table["id"])
+        assert row["id"] == 1  # both databases have a game 1
+        assert len(service.load(db, row).state.hands) == hands
+    second = hosts[1].get(f"/t/{tokens[1]}").get_data(as_text=True)
+    assert "Hand 1" in second and "Last hand" not in second
+
+
+def test_the_fold_cache_is_bounded_by_bytes():
+    cache = store.FoldCache(budget=1000)
+    for key in range(5):
+        cache.put(key, f"fold {key}", 300)
+    assert cache.bytes <= 1000
+    assert cache.get(0) is None and cache.get(1) is None and cache.get(4) == "fold 4"
+    cache.get(2)  # used: kept before 3
+    cache.put(5, "fold 5", 300)
+    assert cache.get(2) == "fold 2" and cache.get(3) is None
+    cache.put(6, "too big", 5000)
+    assert cache.get(6) is None and cache.bytes <= 1000
+
+
+def test_a_fold_s_size_grows_with_its_events(app, phone):
+    host = phone()
+    token = host.open_table("escalero", players=("Anna", "Ben"))
+    db = db_of(app)
+    table = service.by_join_token(db, token)
+    empty = service.load(db, service.current_game(db, table["id"])).size
+    host.enter(token, {"type": "score", "player": "Anna", "column": 1, "row": "F", "value": 35})
+    one = service.load(db, service.current_game(db, table["id"])).size
+    assert 0 < empty < one
+
+
+def test_every_engine_declares_every_optional_feature():
+    for name, engine in ENGINES.items():
+        for feature in OPTIONAL_FEATURES:
+            assert hasattr(engine, feature), f"{name} does not say whether it has {feature}"
+            assert getattr(engine, feature) is None or callable(getattr(engine, feature))
+
+
+def test_a_retried_write_returns_the_first_answer_and_writes_once(app, phone):
+    host = phone()
+    token = host.open_table("escalero", players=("Anna", "Ben"))
+    db = db_of(app)
+    table = service.by_join_token(db, token)
+    who = service.viewer(db, table, _device(app, host))
+    event = {"type": "score", "column": 1, "row": "F", "value": 35}
+    first = service.submit(db, table, who, dict(event), idem="k1")
+    again = service.submit(db, table, who, dict(event), idem="k1")
+    assert first == again
+    assert db["events"].count_where("game_id = ?", [service.current_game(db, table["id"])["id"]]) == 1
+
+
+def _device(app, phone) -> str:
+    """The device id in a test phone's signed session cookie."""
+    cookie = phone.client.get_cookie("session")
+    return app.session_interface.get_signing_serializer(app).loads(cookie.value)["device"]
+
+
+def test_a_failure_inside_a_write_writes_nothing(app, phone):
+    """A write is one transaction: whatever raises inside it leaves no row behind, and the
+    live streams are not told of a change."""
+    host = phone()
+    token = host.open_table("escalero", players=("Anna", "Ben"))
+    db = db_of(app)
+    table = service.by_join_token(db, token)
+    who = service.viewer(db, table, _device(app, host))
+    before = store.last_change(db, table["id"])
+
+    def half(change: service.Write):
+        change.event("entry", {"type": "score", "player": "Anna", "column": 1, "row": "F", "value": 35})
+        raise RuntimeError("the power goes")
+
+    with pytest.raises(RuntimeError):
+        service.write(db, table, who, half)
+    assert db["events"].count == 0 and store.last_change(db, table["id"]) == before
+    assert service.load(db, service.current_game(db, table["id"])).entries == ()
+
+
+def test_a_kaques_reopen_is_one_transaction(app, phone, monkeypatch):
+    """Reopening a turn is its undo and the turn put back as a draft, together: a crash
+    between the two steps leaves the turn as it was, never lost."""
+    host = phone()
+    token = host.open_table("kaques", players=("Anna", "Ben"))
+    turn = {"type": "turn", "player": "Anna", "throws": [{"dice": [1, 5, 2, 3, 4, 6], "keep": [1, 5]},
+                                                         {"dice": [1, 1, 2, 3], "keep": [1, 1]}]}
+    assert host.enter(token, turn).status_code == 200
+    db = db_of(app)
+    table = service.by_join_token(db, token)
+    entry = service.load(db, service.current_game(db, table["id"])).entries[-1][0].id
+
+    def crash(self, payload):
+        raise RuntimeError("killed between the undo and the draft")
+
+    monkeypatch.setattr(service.Write, "save_draft", crash)
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+    assert host.post(f"/t/{token}/kaques/reopen", {"target": str(entry)}).status_code == 500
+    played = service.load(db, service.current_game(db, table["id"]))
+    assert [r.id for r, _ in played.entries] == [entry] and played.draft is None  # as it was
+
+    monkeypatch.undo()
+    assert host.post(f"/t/{token}/kaques/reopen", {"target": str(entry)}).status_code == 200
+    played = service.load(db, service.current_game(db, table["id"]))
+    assert played.entries == () and played.draft["payload"] == {"player": "Anna", "throws": turn["throws"][:1]}
+
+
+def test_the_board_offers_undo_exactly_when_the_service_allows_it(app, phone):
+    """Permissions are decided once (service.undo_refusal): the button and the refusal agree
+    for the writer, another player, the host and a stranger."""
+    host, anna, ben, stranger = phone(), phone(), phone(), phone()
+    token = host.open_table("escalero", players=("Anna", "Ben"))
+    anna.join(token, "Anna")
+    ben.join(token, "Ben")
+    assert anna.enter(token, {"type": "score", "column": 1, "row": "F", "value": 35}).status_code == 200
+    db = db_of(app)
+    table = service.by_join_token(db, token)
+    target = service.load(db, service.current_game(db, table["id"])).entries[-1][0].id
+    for device, allowed in ((ben, False), (stranger, False), (anna, True)):
+        board = device.get(f"/t/{token}/board").get_data(as_text=True)
+        offered = f'"target": {target}' in board and "/undo" in board
+        assert offered == allowed
+        response = device.post(f"/t/{token}/undo", {"target": str(target)})
+        assert (response.status_code == 200) == allowed, response.get_data(as_text=True)
+
+
+def test_a_freed_seat_no_longer_undoes_its_entry(app, phone):
+    host, anna = phone(), phone()
+    token = host.open_table("escalero", players=("Anna", "Ben"))
+    anna.join(token, "Anna")
+    assert anna.enter(token, {"type": "score", "column": 1, "row": "F", "value": 35}).status_code == 200
+    db = db_of(app)
+    table = service.by_join_token(db, token)
+    seat = next(s for s in service.seats(db, table["id"]) if s["name"] == "Anna")
+    entry = service.load(db, service.current_game(db, table["id"])).entries[-1][0].id
+    assert host.post(f"/t/{token}/seats/{seat['id']}/free").status_code == 200
+    refused = anna.post(f"/t/{token}/undo", {"target": str(entry)})
+    assert refused.status_code == 403
+
+
+def test_the_board_link_cannot_show_the_way_in(app, phone):
+    host = phone()
+    token = host.open_table("escalero", players=("Anna", "Ben"))
+    page = host.get(f"/t/{token}").get_data(as_text=True)
+    import re
+    board = re.search(r'/b/([\w-]+)"', page).group(1)
+    for path in ("qr.svg", "games/1/log.json", "history"):
+        assert host.get(f"/b/{board}/{path}").status_code == 404
+        assert host.get(f"/t/{token}/{path}").status_code == 200
+    assert json.loads(host.get(f"/t/{token}/games/1/log.json").get_data())["game"] == "escalero"
