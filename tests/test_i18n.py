@@ -180,12 +180,12 @@ def tour(app, phone, lang: str, game: str | None) -> dict[str, object]:
             continue
         if rule.endpoint.split(".")[0] in set(GAMES) - {game}:
             continue
-        for token in tokens:
-            values = {"token": db_boards[token] if rule.rule.startswith("/b/") else token,
+        for token, link in ((token, link) for token in tokens for link in "tb"):
+            values = {"link": link, "token": db_boards[token] if link == "b" else token,
                       "number": "1", "game": game, "lang": lang}
             url = rule.rule
             for name in rule.arguments:
-                url = re.sub(rf"<(?:\w+:)?{name}>", values.get(name, "x"), url)
+                url = re.sub(rf"<(?:[^<>:]+:)?{name}>", values.get(name, "x"), url)
             url += QUERIES.get(rule.endpoint, "")
             for who, device_ in (("host", host), ("stranger", stranger)):
                 response = device_.get(url)
@@ -200,7 +200,7 @@ def tour(app, phone, lang: str, game: str | None) -> dict[str, object]:
 
 
 QUERIES = {"escalero.placements": "?dice=5,5,5,2,2", "escoba.preview": "?c0=20&o0=5&s0=2&seven=0",
-           "escoba.finder": "?t=7o,8c&h=1e", "escoba.table_finder": "?t=7o&h=8b"}
+           "finder.finder": "?t=7o,8c&h=1e", "escoba.table_finder": "?t=7o&h=8b"}
 
 
 def boards(app, tokens) -> dict[str, str]:

@@ -195,7 +195,7 @@ def test_every_state_changing_route_needs_the_sessions_csrf_token(app, phone, wo
 
 
 QUERIES = {"escalero.placements": "?dice=1,2,3,4,5", "escoba.preview": "?c0=20&o0=5&s0=2&seven=0",
-           "escoba.finder": "?t=7o,8c&h=1e", "escoba.table_finder": "?t=7o&h=8b"}
+           "finder.finder": "?t=7o,8c&h=1e", "escoba.table_finder": "?t=7o&h=8b"}
 
 
 def get_urls(app, world) -> list[str]:
@@ -205,13 +205,14 @@ def get_urls(app, world) -> list[str]:
     for rule in app.url_map.iter_rules():
         if "GET" not in rule.methods or rule.endpoint in ("static",):
             continue
-        for game, table in (world["tables"].items() if "token" in rule.arguments else [("escalero", None)]):
-            values = {"game": game, "number": "1", "name": "Anna"}
+        tables = world["tables"].items() if "token" in rule.arguments else [("escalero", None)]
+        for (game, table), link in ((t, link) for t in tables for link in "tb"):
+            values = {"game": game, "number": "1", "name": "Anna", "link": link}
             if table:
-                values["token"] = board_of(app, table["token"]) if rule.rule.startswith("/b/") else table["token"]
+                values["token"] = board_of(app, table["token"]) if link == "b" else table["token"]
             path = rule.rule
             for name in rule.arguments:
-                path = re.sub(rf"<(?:\w+:)?{name}>", values.get(name, "x"), path)
+                path = re.sub(rf"<(?:[^<>:]+:)?{name}>", values.get(name, "x"), path)
             urls.append(path + QUERIES.get(rule.endpoint, ""))
     return sorted(set(urls))
 
@@ -262,8 +263,8 @@ SHOWS_THE_WAY_IN = {"tv.tv"}
 def test_the_read_only_board_shows_no_way_in(app, world):
     """Neither the join token nor the short code (typed at /join it would seat the viewer)
     appears on any page of the board link: the page, its fragments, its live stream."""
-    routes = [r for r in app.url_map.iter_rules() if r.rule.startswith("/b/") and "GET" in r.methods
-              and r.endpoint not in SHOWS_THE_WAY_IN]
+    routes = [r for r in app.url_map.iter_rules() if "link" in r.arguments and "GET" in r.methods
+              and r.endpoint not in SHOWS_THE_WAY_IN and r.arguments == {"link", "token"}]
     assert len(routes) >= 3
     for game, table in world["tables"].items():
         page = world["host"].get(f"/t/{table['token']}").get_data(as_text=True)
@@ -271,7 +272,7 @@ def test_the_read_only_board_shows_no_way_in(app, world):
         code = re.search(r"Code <b>([A-Z0-9]{6})</b>", page).group(1)
         viewer = app.test_client()
         for rule in routes:
-            url = rule.rule.replace("<token>", board)
+            url = rule.rule.replace("<any(t, b):link>", "b").replace("<token>", board)
             text = viewer.get(url).get_data(as_text=True)
             assert table["token"] not in text and code not in text, (game, url)
         assert viewer.get(f"/b/{board}/games/1/log.json").status_code == 404

@@ -282,7 +282,7 @@ def route_strategies(game: str) -> dict:
         "escoba.preview": form(**{k: ids for k in ("c0", "o0", "s0", "e0", "e1", "f0", "f1", "seven",
                                                     "leftover", "correct")}),
         "escoba.round_form": form(correct=ids),
-        "escoba.finder": form(t=junk_text, h=junk_text, m=junk_text),
+        "finder.finder": form(t=junk_text, h=junk_text, m=junk_text),
         "escoba.table_finder": form(t=junk_text, h=junk_text, m=junk_text),
         "table.live": form(since=ids),
         "table.live_readonly": form(since=ids),
@@ -321,20 +321,20 @@ def path_for(world, endpoint: str, game: str, token_kind: str, draw) -> str:
     tokens = {"join": table["token"], "board": table["board"],
               "other": world["tables"][GAMES[(GAMES.index(game) + 1) % len(GAMES)]]["token"],
               "random": secrets.token_urlsafe(16), "empty": "", "junk": draw(junk_text)}
-    if rule.rule.startswith("/b/") and token_kind == "join":
-        token_kind = "board"  # aim the read-only routes at their own token most of the time
     path = rule.rule
     values = {"token": tokens[token_kind],
+              # the join token on the join link, the board token on the board link, mostly
+              "link": {"join": "t", "board": "b"}.get(token_kind) or draw(st.sampled_from("tb")),
               "game": draw(st.sampled_from(GAMES) | junk_text),
               "seat_id": str(draw(st.sampled_from(table["seats"]) | st.integers(0, 10 ** 30))),
               "number": str(draw(st.integers(0, 4) | st.integers(0, 10 ** 20))),
               "filename": draw(st.sampled_from(["app.js", "app.css", "icon.svg", "missing.js", "../secret_key",
                                                 "vendor/htmx.min.js"]) | junk_text)}
-    for name in re.findall(r"<(?:\w+:)?(\w+)>", rule.rule):
+    for name in re.findall(r"<(?:[^<>:]+:)?(\w+)>", rule.rule):
         if name not in values:  # a parameter of a newer route: a player's name, or anything
             values[name] = draw(st.sampled_from(ALL_NAMES) | junk_text | st.integers(0, 10 ** 30).map(str))
         value = values[name]
-        path = re.sub(rf"<(?:\w+:)?{name}>", quote(value, safe="/" if name == "filename" else ""), path)
+        path = re.sub(rf"<(?:[^<>:]+:)?{name}>", quote(value, safe="/" if name == "filename" else ""), path)
     return path
 
 
