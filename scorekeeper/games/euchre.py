@@ -91,7 +91,7 @@ def _start_points(value: Any) -> dict[str, int] | None:
     return {key: whole_number(0)(points) for key, points in value.items()}
 
 
-RAILROAD_ONLY = dict(depends="form", only=(Form.RAILROAD.value,))
+RAILROAD_ONLY: dict[str, Any] = {"depends": "form", "only": (Form.RAILROAD.value,)}
 
 settings: dict[str, Setting] = {
     "form": Setting(Form.PARTNERSHIP.value, one_of(*(form.value for form in Form)),
