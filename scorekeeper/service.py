@@ -352,7 +352,7 @@ def create_table(db: sqlite_utils.Database, device: str, game: str, rules: Any,
         seating.append((scribe.strip(), "scribe"))
     _check_names([n for n, _ in seating])
     header = {"format": FORMAT, "game": game, "players": names, "rules": rules or {}}
-    teams = teams or _default_teams(engine, names)
+    teams = teams or _default_teams(engine, names, header["rules"])
     if teams:
         header["teams"] = teams
     _check_header(header, allow_unseated=True)
@@ -494,15 +494,15 @@ def _sync_players(change: Write) -> None:
     header = json.loads(change.game["header"])
     header["players"] = [s["name"] for s in seats(change.db, change.table["id"]) if s["role"] == "player"]
     header.pop("teams", None)  # a new player changes the pairs: draw again ...
-    teams = _default_teams(ENGINES[change.game["game"]], header["players"])
+    teams = _default_teams(ENGINES[change.game["game"]], header["players"], header["rules"])
     if teams:  # ... unless the game seats its teams itself
         header["teams"] = teams
     change.set_header(header)
 
 
-def _default_teams(engine, players: list[str]) -> list[dict] | None:
+def _default_teams(engine, players: list[str], rules: dict) -> list[dict] | None:
     """The engine's own seating of teams (Euchre: partners opposite), when it has one."""
-    return engine.default_teams(players) if engine.default_teams else None
+    return engine.default_teams(players, rules) if engine.default_teams else None
 
 
 def set_teams(db: sqlite_utils.Database, table: dict, who: Viewer, teams: list[dict] | None) -> None:

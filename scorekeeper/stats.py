@@ -48,6 +48,7 @@ class Line:
     currency: str | None
     cents: Fraction | None  # this player's share of the side's money
     counts: Mapping[str, int]  # this game's raw counts for the player
+    games: int = 1  # the games it counts for: 2 for a railroad Euchre slam, won or lost
 
     def figure(self, key: str) -> float | int | None:
         return _figure(key, self.counts)
@@ -67,8 +68,8 @@ class Figures:
     lines: list[Line] = field(default_factory=list)
 
     def add(self, line: Line) -> None:
-        self.games += 1
-        self.wins += line.won
+        self.games += line.games
+        self.wins += line.games if line.won else 0
         if line.cents is not None and line.currency:
             book = self.won if line.cents > 0 else self.lost
             book[line.currency] = book.get(line.currency, Fraction(0)) + abs(line.cents)
@@ -160,6 +161,8 @@ def summarise(doc: Any, source: int = 0) -> Summary:
         return Summary(name, False, players, {})
     counts = COUNTERS[name](state, result)
     money = result.get("money") or {}
+    # a railroad Euchre slam is two games won (result `games`: 2 for the winner), and so two lost
+    games = max((result.get("games") or {}).values(), default=1) or 1
     lines = {}
     for player in players:
         side = setup.side_of(player)
@@ -169,7 +172,7 @@ def summarise(doc: Any, source: int = 0) -> Summary:
         lines[player] = Line(source, name, started(doc), side.name, result.get("winner") == side.name,
                              result.get("winner") is None,
                              result["points"].get(side.name), result.get("currency") if money else None,
-                             cents, counts[player])
+                             cents, counts[player], games)
     return Summary(name, True, players, lines)
 
 
@@ -232,7 +235,7 @@ def _euchre(state: euchre.State, result: dict) -> dict[str, dict[str, int]]:
         team = state.setup.side_of(player).name
         out[player] = {
             "marches": sum(h.makers == team and h.outcome is euchre.Outcome.MARCH for h in state.hands),
-            "euchres": sum(h.team == team and h.outcome is euchre.Outcome.EUCHRED for h in state.hands),
+            "euchres": sum(team in h.scored and h.outcome is euchre.Outcome.EUCHRED for h in state.hands),
             "loners": sum((h.alone and h.maker == player) or h.defender_alone == player for h in state.hands),
         }
     return out

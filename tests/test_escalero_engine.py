@@ -132,7 +132,6 @@ def test_refusals_name_the_problem():
             dice=[5, 5, 5, 1, 2], value=20)
     refused(state, "dice must be five faces", player="Anna", column=1, row="5", dice=[5, 5, 7, 1, 2])
     refused(state, "dice must be five faces", player="Anna", column=1, row="5", dice=[5, 5])
-    refused(state, "served needs the dice", player="Anna", column=1, row="F", value=35, served=True)
     refused(state, "give the value to write, or the dice", player="Anna", column=1, row="F")
     filled = score(score(state, "Anna", 1, "F", 30), "Ben", 1, "F", 0)
     refused(filled, "Anna has already written column 1, row F", player="Anna", column=1, row="F", value=0)
@@ -159,6 +158,67 @@ def test_a_refusal_names_the_row_by_its_code_and_carries_the_pads_label():
 def test_crossing_out_is_allowed_whatever_the_dice():
     state = score(new_game(), "Anna", 1, "S", 0, dice=[1, 1, 2, 2, 3])
     assert state.pads["Anna"][(1, Row.STRAIGHT)] == 0
+
+
+@pytest.mark.parametrize("dice, served", [
+    ([6, 6, 6, 6, 6], False), ([1, 2, 3, 4, 5], True), ([6, 5, 4, 2, 1], None), ([3, 3, 3, 3, 2], True)])
+@pytest.mark.parametrize("row", ["S", "F", "P", "G"])
+def test_a_cross_out_may_carry_any_throw(row, dice, served):
+    """The dice of the throw that was crossed out are kept, not checked against the row."""
+    state = score(new_game(), "Anna", 1, row, 0, dice=dice, served=served)
+    entry = state.entries[-1]
+    assert state.pads["Anna"][(1, Row(row))] == 0
+    assert entry.throw == Throw(tuple(dice), bool(served))
+
+
+def test_a_picture_cross_out_may_carry_dice_but_not_served():
+    state = score(new_game(), "Anna", 1, "4", 0, dice=[1, 2, 3, 5, 6])
+    assert state.pads["Anna"][(1, Row.FOUR)] == 0
+    refused(state, "only combinations can be served", player="Ben", column=1, row="4", value=0,
+            dice=[4, 4, 4, 4, 4], served=True)
+
+
+# (row, value, served, settings): agrees with a value given without dice
+SERVED_BY_VALUE = [
+    ("S", 25, True, {}), ("S", 20, False, {}), ("F", 35, True, {}), ("F", 30, False, {}),
+    ("P", 45, True, {}), ("P", 40, False, {}), ("G", 80, True, {}), ("G", 50, False, {}),
+    ("S", 30, True, {"straight": 25}), ("S", 25, False, {"straight": 25}),
+    ("GG", 100, True, {"double_grande": True}),
+    # with double_grande a served Grande written in G scores 50, like one not served
+    ("G", 50, True, {"double_grande": True}), ("G", 50, False, {"double_grande": True}),
+    # a cross-out agrees with either
+    ("S", 0, True, {}), ("S", 0, False, {}), ("G", 0, True, {}), ("GG", 0, False, {"double_grande": True}),
+]
+
+
+@pytest.mark.parametrize("row, value, served, settings", SERVED_BY_VALUE)
+def test_served_with_a_value_and_no_dice(row, value, served, settings):
+    state = score(new_game(**settings), "Anna", 1, row, value, served=served)
+    assert state.pads["Anna"][(1, Row(row))] == value
+
+
+@pytest.mark.parametrize("row, value, served, settings, message", [
+    ("S", 20, True, {}, "a served throw scores 25 in row S, not 20"),
+    ("S", 25, False, {}, "row S takes 25 only when served, but served is false"),
+    ("F", 30, True, {}, "a served throw scores 35 in row F, not 30"),
+    ("F", 35, False, {}, "row F takes 35 only when served, but served is false"),
+    ("P", 40, True, {}, "a served throw scores 45 in row P, not 40"),
+    ("P", 45, False, {}, "row P takes 45 only when served, but served is false"),
+    ("G", 50, True, {}, "a served throw scores 80 in row G, not 50"),
+    ("G", 80, False, {}, "row G takes 80 only when served, but served is false"),
+    ("S", 25, True, {"straight": 25}, "a served throw scores 30 in row S, not 25"),
+    ("S", 30, False, {"straight": 25}, "row S takes 30 only when served, but served is false"),
+    ("GG", 100, False, {"double_grande": True}, "row GG takes 100 only when served, but served is false"),
+])
+def test_served_that_disagrees_with_the_value_is_refused(row, value, served, settings, message):
+    state = new_game(**settings)
+    with pytest.raises(RuleError) as caught:
+        score(state, "Anna", 1, row, value, served=served)
+    assert str(caught.value) == message
+
+
+def test_served_on_a_picture_row_with_a_value_is_refused():
+    refused(new_game(), "only combinations can be served", player="Anna", column=1, row="3", value=9, served=True)
 
 
 def test_refused_entry_leaves_state_unchanged():

@@ -98,6 +98,26 @@ def test_escoba_escobas_and_sevens_of_a_team_count_for_each_member():
         assert (lines[player].counts["escobas"], lines[player].counts["sevens"], lines[player].won) == (3, 6, True)
 
 
+def test_a_railroad_slam_counts_as_two_games_won():
+    # railroad-slam: North (Gus & Ida) reach 11 while East (Hal & Jo) still have 0: two wins
+    # for Gus and Ida, two games lost for Hal and Jo
+    found = stats.players([log("euchre", "railroad-slam")])
+    assert (found["gus"].games["euchre"].games, found["gus"].games["euchre"].wins) == (2, 2)
+    assert (found["jo"].games["euchre"].games, found["jo"].games["euchre"].wins) == (2, 0)
+    # railroad-carried-in: East started with a point, so no slam: one game
+    found = stats.players([log("euchre", "railroad-carried-in")])
+    assert (found["ida"].games["euchre"].games, found["ida"].games["euchre"].wins) == (1, 1)
+    assert (found["hal"].played, found["hal"].wins) == (1, 0)
+
+
+def test_three_handed_euchres_count_for_both_defenders():
+    # three-handed-tie-plays-on: Hal is euchred twice (0 and 1 tricks): Gus and Ida each euchre twice
+    lines = stats.summarise(log("euchre", "three-handed-tie-plays-on")).lines
+    assert [lines[p].counts["euchres"] for p in ("Gus", "Hal", "Ida")] == [2, 0, 2]
+    assert [lines[p].counts["marches"] for p in ("Gus", "Hal", "Ida")] == [0, 1, 0]
+    assert lines["Gus"].won and not lines["Ida"].won
+
+
 def test_an_unfinished_game_has_no_lines():
     summary = stats.summarise(log("kaques", "unfinished"))
     assert not summary.finished and summary.lines == {}

@@ -294,3 +294,43 @@ def test_a_long_race_is_drawn_as_a_bar(phone):
 def test_the_rules_page(client):
     page = client.get("/rules/euchre").get_data(as_text=True)
     assert "euchred" in page and "/new/euchre" in page
+
+
+# --- the forms on the "open a table" form -----------------------------------------------------------
+
+
+def test_the_new_table_form_offers_every_form_with_a_line_each(client):
+    page = client.get("/new/euchre").get_data(as_text=True)
+    assert 'name="rule_form"' in page
+    for line in ("Partnership: four players, partners opposite", "Two-handed: two players, each for themselves",
+                 "Three-handed: three players, the maker alone against the other two",
+                 "Railroad: partnership with laps and slams, 33 cards"):
+        assert line in page
+    assert 'name="rule_laps"' in page and 'name="rule_slam"' in page
+    assert 'name="rule_start"' not in page  # carried points come from the rematch, not the form
+
+
+def test_a_two_handed_table_has_no_teams_and_ignores_the_railroad_settings(phone, app):
+    host = phone()
+    token = host.open_table("euchre", ("Gus", "Hal"), form="two-handed", laps="true", slam="false")
+    played = played_of(app, token)
+    assert played.header["rules"] == {"form": "two-handed"} and "teams" not in played.header
+    assert [side.name for side in played.game.setup.sides] == ["Gus", "Hal"]
+    assert host.get(f"/t/{token}").status_code == 200
+
+
+def test_a_railroad_table_keeps_its_settings(phone, app):
+    host = phone()
+    token = host.open_table("euchre", PLAYERS, form="railroad", laps="false", slam="true")
+    played = played_of(app, token)
+    assert played.header["rules"] == {"form": "railroad", "laps": False, "slam": True}
+    assert played.game.rules["deck"] == "33"
+
+
+@pytest.mark.parametrize("form, names, seats", [("two-handed", PLAYERS, 2), ("three-handed", PLAYERS, 3),
+                                                ("partnership", PLAYERS + ("Emil",), 4)])
+def test_more_names_than_the_form_seats_are_refused_clearly(phone, form, names, seats):
+    response = phone().post("/new/euchre", {"player": list(names), "rule_form": form}, fetch=False)
+    assert response.status_code == 400
+    assert (f"This form of Euchre is for {seats} players, not {len(names)}: choose another form or leave "
+            "names empty.") in html.unescape(response.get_data(as_text=True))

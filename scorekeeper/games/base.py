@@ -227,6 +227,23 @@ class Setting:
     label: str = ""  # what a player reads on the "open a table" form, a Text
     choices: tuple[Any, ...] = ()  # offered on the form, when the values are few
     names: tuple[str, ...] = ()  # what the form calls each choice (Texts), when not the value itself
+    # A setting that depends on an earlier one (Euchre's `form`): `only` lists the values of
+    # `depends` under which it exists at all (elsewhere it is refused whenever present, whatever
+    # its value, and left out of the rules); `defaults` gives its default by that value, where
+    # it is not `default`.
+    depends: str | None = None
+    only: tuple[Any, ...] = ()
+    defaults: Mapping[Any, Any] | None = None
+    offered: bool = True  # shown on the "open a table" form (False: only logs and rematches set it)
+
+    def applies(self, rules: Mapping[str, Any]) -> bool:
+        """Whether the setting exists under `rules` (the settings it depends on, parsed)."""
+        return not self.only or rules.get(self.depends) in self.only
+
+    def default_for(self, rules: Mapping[str, Any]) -> Any:
+        if self.defaults and rules.get(self.depends) in self.defaults:
+            return self.defaults[rules[self.depends]]
+        return self.default
 
 
 def integer(value: Any) -> int:
@@ -279,7 +296,8 @@ def currency_code(value: Any) -> str:
 
 
 def parse_rules(raw: Any, settings: Mapping[str, Setting]) -> dict[str, Any]:
-    """Defaults for missing keys; a RuleError naming `rules.key` for a bad or unknown one."""
+    """Defaults for missing keys; a RuleError naming `rules.key` for a bad or unknown one, or
+    for one that does not exist under the setting it depends on (then it is left out)."""
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
@@ -291,8 +309,14 @@ def parse_rules(raw: Any, settings: Mapping[str, Setting]) -> dict[str, Any]:
                             key=key, known=", ".join(settings) or Text("none"))
     for key, setting in settings.items():
         value = raw.get(key)
+        if not setting.applies(rules):
+            if value is not None:
+                raise RuleError("rules.%(key)s: only with %(depends)s %(only)s, not %(value)s",
+                                key=key, depends=setting.depends, only=Either(setting.only),
+                                value=rules.get(setting.depends))
+            continue
         if value is None:
-            rules[key] = setting.check(setting.default)
+            rules[key] = setting.check(setting.default_for(rules))
             continue
         try:
             rules[key] = setting.check(value)
@@ -329,13 +353,16 @@ class Engine(Protocol):
     # `verify_draft(state, payload)`: a turn entered step by step before it becomes one event,
     # checked (RuleError) and returned as the engine reads it
     verify_draft: Callable[[Any, Any], Any] | None
-    # `default_teams(players)`: the engine seats the teams itself (Euchre: partners opposite)
-    default_teams: Callable[[list[str]], list[dict] | None] | None
+    # `default_teams(players, rules)`: the engine seats the teams itself (Euchre: partners opposite)
+    default_teams: Callable[[list[str], Mapping[str, Any]], list[dict] | None] | None
     # `rematch_rules(state)`: the rules of the next game at the table (the first deal moves on)
     rematch_rules: Callable[[Any], dict[str, Any]] | None
+    # `seats(rules)`: how many players the game seats under these rules, when it is one number
+    # (Euchre's forms); a table opened with more names is refused at once
+    seats: Callable[[Mapping[str, Any]], int] | None
 
 
-OPTIONAL_FEATURES = ("verify_draft", "default_teams", "rematch_rules")
+OPTIONAL_FEATURES = ("verify_draft", "default_teams", "rematch_rules", "seats")
 
 
 def number(value: Fraction | int) -> int | float:

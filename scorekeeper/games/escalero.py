@@ -237,6 +237,7 @@ title = "Escalero"
 events = {"score": frozenset({"player", "column", "row", "value", "dice", "served"})}
 
 # optional features of the engine contract (games/base.py) this game has none of
+seats = None
 verify_draft = None
 default_teams = None
 rematch_rules = None
@@ -286,8 +287,6 @@ def verify_score(state: State, event: Mapping[str, Any]) -> Entry:
         if not isinstance(dice, list) or any(isinstance(d, bool) or not isinstance(d, int) for d in dice):
             raise RuleError("dice must be a list of five faces from 1 to 6, not %(dice)s", dice=describe(dice))
         throw = Throw(tuple(dice), bool(served))
-    elif served:
-        raise RuleError("served needs the dice that were served")
     if served and row.is_picture:
         raise RuleError("row %(row)s is a picture: only combinations can be served", row=row_term(row, state.rules))
 
@@ -296,6 +295,8 @@ def verify_score(state: State, event: Mapping[str, Any]) -> Entry:
         if isinstance(value, bool) or not isinstance(value, int) or value not in allowed_values(row, state.rules):
             raise RuleError("row %(row)s takes %(allowed)s, not %(value)s", row=row_term(row, state.rules),
                             allowed=", ".join(map(str, allowed_values(row, state.rules))), value=describe(value))
+        if throw is None and served is not None and value != 0:  # a cross-out agrees with either
+            _served_agrees(row, value, served, state.rules)
     if throw is not None:
         made = throw_value(row, throw, state.rules)
         if value is None:
@@ -312,6 +313,32 @@ def verify_score(state: State, event: Mapping[str, Any]) -> Entry:
     if value is None:
         raise RuleError("give the value to write, or the dice")
     return Entry(side, player, column, row, value, throw)
+
+
+# a throw that makes each combination row, to ask what it scores there served and not
+EXAMPLES = {Row.STRAIGHT: (1, 2, 3, 4, 5), Row.FULL_HOUSE: (1, 1, 1, 2, 2), Row.POKER: (1, 1, 1, 1, 2),
+            Row.GRANDE: (1, 1, 1, 1, 1), Row.DOUBLE_GRANDE: (1, 1, 1, 1, 1)}
+
+
+def _served_agrees(row: Row, value: int, served: bool, rules: Mapping[str, Any]) -> None:
+    """`served` given with a value but no dice must agree with it: true only with what a
+    served throw scores in the row, false only with what one not served scores.
+
+    >>> rules = {"straight": 20, "double_grande": False, "five_of_a_kind_as_lower": True}
+    >>> _served_agrees(Row.STRAIGHT, 25, True, rules)
+    >>> _served_agrees(Row.STRAIGHT, 25, False, rules)
+    Traceback (most recent call last):
+    ...
+    scorekeeper.games.base.RuleError: row S takes 25 only when served, but served is false
+    """
+    made = throw_value(row, Throw(EXAMPLES[row], served), rules)
+    if value == made:
+        return
+    if served:
+        raise RuleError("a served throw scores %(made)s in row %(row)s, not %(value)s",
+                        made=made, row=row_term(row, rules), value=value)
+    raise RuleError("row %(row)s takes %(value)s only when served, but served is false",
+                    row=row_term(row, rules), value=value)
 
 
 def apply(state: State, event: Mapping[str, Any]) -> State:

@@ -182,6 +182,7 @@ title = "Escoba"
 events = {"round": frozenset({"sides", "false_captures", "leftover"})}
 
 # optional features of the engine contract (games/base.py) this game has none of
+seats = None
 default_teams = None
 rematch_rules = None
 

@@ -1,10 +1,16 @@
-"""Euchre, the four-handed trick game: who deals and leads, what a hand scores, who wins.
+"""Euchre, the trick game: who deals and leads, what a hand scores, who wins.
 
 The app does not see the cards; the table enters one `hand` event per hand played (who
-named trump, how many tricks the makers took, who went alone) and a `redeal` when all four
-passed twice. Read top to bottom: suits and settings, the seating (partners opposite, the
-deal passing left), scoring a hand (`award`, `hand_points`), entering events
+named trump, how many tricks the makers took, who went alone) and a `redeal` when everyone
+passed twice. Read top to bottom: suits, forms and settings, the seating (partners opposite,
+the deal passing left), scoring a hand (`award`, `hand_points`), entering events
 (`verify_hand` / `verify_redeal`), and the result.
+
+The `form` setting chooses the game (RULES.md, "Euchre's other forms"): `partnership` (the
+default: four players, two partnerships), `two-handed` and `three-handed` (every player is
+a side; nobody goes alone but the three-handed maker, who always does) and `railroad` (the
+partnership game whose points beyond the target carry into the next game, `laps`, and
+whose shut-out wins count twice, `slam`).
 """
 
 from __future__ import annotations
@@ -51,7 +57,18 @@ class Outcome(StrEnum):
     EUCHRED = "euchred"  # the makers took 2 or fewer
 
 
+class Form(StrEnum):
+    PARTNERSHIP = "partnership"
+    TWO_HANDED = "two-handed"
+    THREE_HANDED = "three-handed"
+    RAILROAD = "railroad"
+
+
 TRICKS = 5
+SEATS = {Form.PARTNERSHIP: 4, Form.TWO_HANDED: 2, Form.THREE_HANDED: 3, Form.RAILROAD: 4}
+PARTNERSHIPS = frozenset({Form.PARTNERSHIP, Form.RAILROAD})  # forms played by two teams of two
+# the forms without teams, as a refusal names them
+FORM_NAMES = {Form.TWO_HANDED: Text("two-handed Euchre"), Form.THREE_HANDED: Text("three-handed Euchre")}
 
 
 # --- settings ------------------------------------------------------------------------
@@ -66,13 +83,40 @@ def _player_name(value: Any) -> str | None:
     return value.strip()
 
 
+def _start_points(value: Any) -> dict[str, int] | None:
+    """Railroad's points carried in, by team name (looked up once the teams are known)."""
+    if value is None:
+        return None
+    if not isinstance(value, dict) or not all(isinstance(key, str) for key in value):
+        raise ValueError
+    return {key: whole_number(0)(points) for key, points in value.items()}
+
+
+RAILROAD_ONLY: dict[str, Any] = {"depends": "form", "only": (Form.RAILROAD.value,)}
+
 settings: dict[str, Setting] = {
+    "form": Setting(Form.PARTNERSHIP.value, one_of(*(form.value for form in Form)),
+                    Text("\"partnership\", \"two-handed\", \"three-handed\" or \"railroad\""), Text("Form"),
+                    tuple(form.value for form in Form),
+                    names=(Text("Partnership: four players, partners opposite"),
+                           Text("Two-handed: two players, each for themselves"),
+                           Text("Three-handed: three players, the maker alone against the other two"),
+                           Text("Railroad: partnership with laps and slams, 33 cards"))),
     "target": Setting(10, whole_number(1), Text("a whole number, 1 or more"), Text("Points to win")),
-    "deck": Setting("24", one_of("24", "32", "25"), Text("\"24\", \"32\" or \"25\""), Text("Deck"),
-                    ("24", "32", "25"), names=(Text("24 cards"), Text("32 cards, with sevens and eights"),
-                                               Text("25 cards, with a joker"))),
+    "deck": Setting("24", one_of("24", "32", "25", "33"), Text("\"24\", \"32\", \"25\" or \"33\""), Text("Deck"),
+                    ("24", "32", "25", "33"),
+                    names=(Text("24 cards"), Text("32 cards, with sevens and eights"),
+                           Text("25 cards, with a joker"), Text("33 cards: 32 and a joker")),
+                    depends="form", defaults={Form.RAILROAD.value: "33"}),
     "first_dealer": Setting(None, _player_name, Text("the name of a player"),
                             Text("First dealer (default: the first seat)")),
+    "laps": Setting(True, boolean, Text("true or false"),
+                    Text("Railroad laps: points beyond the target carry into the next game"), **RAILROAD_ONLY),
+    "slam": Setting(True, boolean, Text("true or false"),
+                    Text("Railroad slam: reaching the target while the others have 0 wins two games"),
+                    **RAILROAD_ONLY),
+    "start": Setting(None, _start_points, Text("the points each team starts with, such as {\"Red\": 2}"),
+                     Text("Points carried in"), offered=False, **RAILROAD_ONLY),
 }
 
 name = "euchre"
@@ -135,15 +179,21 @@ def leader(setup: Setup, dealer: str, maker: str | None = None, alone: bool = Fa
 # --- scoring a hand --------------------------------------------------------------------
 
 
-def award(tricks: int, alone: bool = False, defender_alone: bool = False) -> tuple[Party, int]:
-    """Which partnership scores a hand, and how many points, from the makers' tricks.
+def award(tricks: int, alone: bool = False, defender_alone: bool = False,
+          form: Form = Form.PARTNERSHIP) -> tuple[Party, int]:
+    """Which party scores a hand, and how many points, from the makers' tricks. In a
+    three-handed euchre each of the two defenders scores the points.
 
     >>> award(3), award(5), award(5, alone=True), award(4, alone=True)
     ((<Party.MAKERS: 'makers'>, 1), (<Party.MAKERS: 'makers'>, 2), (<Party.MAKERS: 'makers'>, 4), (<Party.MAKERS: 'makers'>, 1))
     >>> award(2), award(1, defender_alone=True), award(0, defender_alone=True)
     ((<Party.DEFENDERS: 'defenders'>, 2), (<Party.DEFENDERS: 'defenders'>, 2), (<Party.DEFENDERS: 'defenders'>, 4))
+    >>> award(5, form=Form.THREE_HANDED), award(5, form=Form.TWO_HANDED), award(1, form=Form.THREE_HANDED)
+    ((<Party.MAKERS: 'makers'>, 3), (<Party.MAKERS: 'makers'>, 2), (<Party.DEFENDERS: 'defenders'>, 2))
     """
     if tricks == TRICKS:
+        if form is Form.THREE_HANDED:
+            return Party.MAKERS, 3
         return Party.MAKERS, 4 if alone else 2
     if tricks >= 3:
         return Party.MAKERS, 1
@@ -166,13 +216,14 @@ class Hand:
 
     dealer: str
     maker: str
-    makers: str  # the maker's team
+    makers: str  # the maker's side (their team, or the maker without teams)
     tricks: int  # the makers' tricks
     alone: bool
     defender_alone: str | None
     trump: Suit | None
-    team: str  # the team that scored
-    points: int
+    team: str | None  # the side that scored; None when two did (a three-handed euchre)
+    points: int  # what each side that scored got
+    scored: tuple[str, ...]  # every side that scored `points`
 
     @property
     def outcome(self) -> Outcome:
@@ -203,38 +254,100 @@ class State:
         seat = self.setup.players.index(self.first_dealer) + len(self.deals)
         return self.setup.players[seat % len(self.setup.players)]
 
+    @property
+    def form(self) -> Form:
+        return Form(self.rules.get("form", Form.PARTNERSHIP))
+
+    def starting(self) -> dict[str, int]:
+        """Every side's points before the first hand: 0, or what railroad laps carried in."""
+        return {side.name: (self.rules.get("start") or {}).get(side.name, 0) for side in self.setup.sides}
+
     def score(self) -> dict[str, int]:
-        points = {side.name: 0 for side in self.setup.sides}
+        points = self.starting()
         for hand in self.hands:
-            points[hand.team] += hand.points
+            for side in hand.scored:
+                points[side] += hand.points
         return points
 
     @property
     def winner(self) -> str | None:
-        """The first team to reach the target; only one team scores per hand, so there is
-        never a tie, and the game ends the moment it happens."""
-        target = self.rules["target"]
-        return next((team for team, points in self.score().items() if points >= target), None)
+        """The side that reached the target, the game ending the moment it happens. Mostly
+        one side scores per hand, so only it can; when a three-handed euchre brings both
+        defenders there, the higher score wins, and on a tie play goes on."""
+        score = self.score()
+        top = max(score.values())
+        if top < self.rules["target"]:
+            return None
+        leaders = [side for side, points in score.items() if points == top]
+        return leaders[0] if len(leaders) == 1 else None
 
     @property
     def finished(self) -> bool:
         return self.winner is not None
 
 
-def start(setup: Setup, rules: Mapping[str, Any]) -> State:
+def seats(rules: Mapping[str, Any]) -> int:
+    """How many players the form of `rules` (as given: a missing form is `partnership`) seats.
+
+    >>> seats({}), seats({"form": "three-handed"})
+    (4, 3)
+    """
+    try:
+        return SEATS[Form(rules.get("form") or Form.PARTNERSHIP)]
+    except ValueError:
+        return SEATS[Form.PARTNERSHIP]
+
+
+def _check_partnerships(setup: Setup) -> None:
     players = setup.players
     require_seating(len(players) == 4, "players: Euchre needs four players, not %(count)s", count=len(players))
     require_seating(setup.teams, "teams: Euchre is played by two teams of two; name the teams "
-                         "(partners sit opposite: seats 1 & 3 and 2 & 4)")
+                                 "(partners sit opposite: seats 1 & 3 and 2 & 4)")
     require_seating(len(setup.sides) == 2 and all(len(side.members) == 2 for side in setup.sides),
-            "teams: Euchre needs exactly two teams of two players")
+                    "teams: Euchre needs exactly two teams of two players")
     for side in setup.sides:
         first, second = side.members
         if partner_of(setup, first) != second:
             raise SeatingError("teams: partners sit opposite each other (seats 1 & 3 and 2 & 4 of players), "
-                            "but %(first)s and %(second)s of %(team)s sit side by side",
-                            first=first, second=second, team=side.name)
+                               "but %(first)s and %(second)s of %(team)s sit side by side",
+                               first=first, second=second, team=side.name)
+
+
+def _start_of(setup: Setup, rules: Mapping[str, Any]) -> dict[str, int] | None:
+    """Railroad's `start`, keyed by the teams' own spelling; RuleError when it cannot be."""
+    given = rules.get("start")
+    if given is None:
+        return None
+    if not rules.get("laps"):
+        raise RuleError("rules.start: a game without laps starts at 0; leave start out")
+    start: dict[str, int] = {}
+    for name, points in given.items():
+        try:
+            team = setup.side(name).name
+        except RuleError as error:
+            raise RuleError("rules.start: %(problem)s", problem=error.text) from None
+        if team in start:
+            raise RuleError("rules.start: %(team)s is listed twice", team=team)
+        if points >= rules["target"]:
+            raise RuleError("rules.start: %(team)s must start below the target of %(target)s, not at %(points)s",
+                            team=team, target=rules["target"], points=points)
+        start[team] = points
+    return start
+
+
+def start(setup: Setup, rules: Mapping[str, Any]) -> State:
+    players = setup.players
+    form = Form(rules.get("form", Form.PARTNERSHIP))
+    if form in PARTNERSHIPS:
+        _check_partnerships(setup)
+    else:
+        require_seating(len(players) == SEATS[form], "players: %(game)s needs %(seats)s players, not %(count)s",
+                game=FORM_NAMES[form], seats=SEATS[form], count=len(players))
+        require_seating(not setup.teams, "teams: in %(game)s every player plays for themselves; leave teams out",
+                game=FORM_NAMES[form])
     rules = dict(rules)
+    if form is Form.RAILROAD:
+        rules["start"] = _start_of(setup, rules)
     if rules.get("first_dealer") is None:
         rules["first_dealer"] = players[0]
     else:
@@ -270,6 +383,13 @@ def verify_hand(state: State, event: Mapping[str, Any]) -> Hand:
     maker = setup.player(event["maker"])
     makers = setup.side_of(maker)
     tricks = field(event, "tricks", whole_number(0, TRICKS), Text("from 0 to %(most)s", most=TRICKS))
+    form = state.form
+    for key in ("alone", "defender_alone"):  # refused whenever present, whatever their value
+        if form is Form.TWO_HANDED and event.get(key) is not None:
+            raise RuleError("%(key)s is refused in two-handed Euchre: nobody plays alone", key=key)
+        if form is Form.THREE_HANDED and event.get(key) is not None:
+            raise RuleError("%(key)s is refused in three-handed Euchre: the maker always plays alone "
+                            "against the other two", key=key)
     alone = field(event, "alone", boolean, Text("true or false"), False)
     trump = field(event, "trump", _suit, Text("clubs, diamonds, hearts or spades"), None)
 
@@ -284,10 +404,13 @@ def verify_hand(state: State, event: Mapping[str, Any]) -> Hand:
             raise RuleError("defender_alone must be a defender (%(defenders)s), not %(player)s, "
                             "the maker's partner", defenders=defenders, player=defender_alone)
 
-    party, points = award(tricks, alone, defender_alone is not None)
-    defenders = next(side for side in setup.sides if side is not makers)
-    team = makers.name if party is Party.MAKERS else defenders.name
-    return Hand(state.dealer, maker, makers.name, tricks, alone, defender_alone, trump, team, points)
+    party, points = award(tricks, alone, defender_alone is not None, form)
+    if party is Party.MAKERS:
+        scored: tuple[str, ...] = (makers.name,)
+    else:
+        scored = tuple(side.name for side in setup.sides if side is not makers)
+    team = scored[0] if len(scored) == 1 else None
+    return Hand(state.dealer, maker, makers.name, tricks, alone, defender_alone, trump, team, points, scored)
 
 
 def can_hand(state: State, event: Mapping[str, Any]) -> bool:
@@ -298,13 +421,30 @@ def can_hand(state: State, event: Mapping[str, Any]) -> bool:
     return True
 
 
+def _preview(state: State, maker: str, tricks: int, alone: bool, defender_alone: str | None) -> Hand:
+    event = {"type": "hand", "maker": maker, "tricks": tricks}
+    # only what was chosen: the two- and three-handed forms refuse the flags even when false
+    if alone:
+        event["alone"] = True
+    if defender_alone is not None:
+        event["defender_alone"] = defender_alone
+    return verify_hand(state, event)
+
+
 def hand_points(state: State, maker: str, tricks: int, alone: bool = False,
-                defender_alone: str | None = None) -> tuple[str, int]:
+                defender_alone: str | None = None) -> tuple[str | None, int]:
     """What a hand would score before it is entered: (team, points); RuleError if it
-    could not be entered. The table's form shows this beside the confirm button."""
-    hand = verify_hand(state, {"type": "hand", "maker": maker, "tricks": tricks,
-                               "alone": alone, "defender_alone": defender_alone})
+    could not be entered. The table's form shows this beside the confirm button. In a
+    three-handed euchre two sides score: team is None (see `hand_scores`)."""
+    hand = _preview(state, maker, tricks, alone, defender_alone)
     return hand.team, hand.points
+
+
+def hand_scores(state: State, maker: str, tricks: int, alone: bool = False,
+                defender_alone: str | None = None) -> dict[str, int]:
+    """What a hand would score, per side that scores, in any form; RuleError as above."""
+    hand = _preview(state, maker, tricks, alone, defender_alone)
+    return {side: hand.points for side in hand.scored}
 
 
 def verify_redeal(state: State) -> Redeal:
@@ -350,14 +490,19 @@ def last_hand(state: State) -> tuple[str, str] | None:
     return hand.dealer, leader(state.setup, hand.dealer, hand.maker, hand.alone, hand.defender_alone)
 
 
-def default_teams(players: list[str]) -> list[dict] | None:
+def default_teams(players: list[str], rules: Mapping[str, Any] | None = None) -> list[dict] | None:
     """The partnerships of four players in seat order: partners sit opposite (seats 1 & 3,
-    2 & 4). A table that seats four needs no pairing step.
+    2 & 4). A table that seats four needs no pairing step. None for any other number of
+    players, and for a form without teams in `rules` (as given: a missing form is
+    `partnership`); the two- and three-handed forms never seat four anyway.
 
     >>> [t["name"] for t in default_teams(["Anna", "Ben", "Cleo", "Dora"])]
     ['Anna & Cleo', 'Ben & Dora']
+    >>> default_teams(["Anna", "Ben"]), default_teams(["A", "B", "C", "D"], {"form": "two-handed"})
+    (None, None)
     """
-    if len(players) != 4:
+    form = (rules or {}).get("form") or Form.PARTNERSHIP
+    if len(players) != 4 or form not in PARTNERSHIPS:
         return None
     teams = []
     for number, pair in enumerate(([players[0], players[2]], [players[1], players[3]]), 1):
@@ -369,18 +514,49 @@ def default_teams(players: list[str]) -> list[dict] | None:
 
 
 def rematch_rules(state: State) -> dict[str, Any]:
-    """The rules of a rematch: the same, with the deal starting one seat further on."""
-    return {**state.rules, "first_dealer": left_of(state.setup, state.first_dealer)}
+    """The rules of a rematch: the same, with the deal starting one seat further on, and in
+    railroad with laps `start` holding the points the winner carries over (left out when
+    nobody carries any)."""
+    rules = {**state.rules, "first_dealer": left_of(state.setup, state.first_dealer)}
+    rules.pop("start", None)
+    if rules.get("laps"):
+        carried = {side: points for side, points in carry(state).items() if points}
+        if carried:
+            rules["start"] = carried
+    return rules
+
+
+# --- railroad: laps and slams ------------------------------------------------------------------
+
+
+def carry(state: State) -> dict[str, int]:
+    """Per side, the points beyond the target it carries into the next game: the winner's,
+    at most target - 1; 0 for every other side and while the game is on."""
+    target, winner, score = state.rules["target"], state.winner, state.score()
+    return {side: min(points - target, target - 1) if side == winner else 0 for side, points in score.items()}
+
+
+def games(state: State) -> dict[str, int]:
+    """Per side, the games a finished game counts for: the winner 1, or 2 for a slam (every
+    other side still at 0 points, points carried in counting); 0 for the others and while
+    the game is on."""
+    winner, score = state.winner, state.score()
+    slam = winner is not None and all(points == 0 for side, points in score.items() if side != winner)
+    return {side: (2 if slam else 1) if side == winner else 0 for side in score}
 
 
 # --- the result ----------------------------------------------------------------------------
 
 
 def result(state: State) -> dict[str, Any]:
-    score = {side.name: 0 for side in state.setup.sides}
+    """The result object; forms other than `partnership` add `form`, railroad `carry` (with
+    laps) and `games` (with slam), three-handed every hand's `scored` sides."""
+    score = state.starting()
     hands = []
+    form = state.form
     for hand in state.hands:
-        score[hand.team] += hand.points
+        for side in hand.scored:
+            score[side] += hand.points
         hands.append({
             "dealer": hand.dealer,
             "leader": leader(state.setup, hand.dealer, hand.maker, hand.alone, hand.defender_alone),
@@ -395,8 +571,10 @@ def result(state: State) -> dict[str, Any]:
             "points": hand.points,
             "score": dict(score),
         })
+        if form is Form.THREE_HANDED:
+            hands[-1]["scored"] = list(hand.scored)
     winner = state.winner
-    return {
+    out = {
         "game": name,
         "finished": winner is not None,
         "points": score,
@@ -408,3 +586,10 @@ def result(state: State) -> dict[str, Any]:
         "redeals": sum(isinstance(deal, Redeal) for deal in state.deals),
         "hands": hands,
     }
+    if form is not Form.PARTNERSHIP:
+        out = {"game": name, "form": form.value, **{k: v for k, v in out.items() if k != "game"}}
+    if state.rules.get("laps"):
+        out["carry"] = carry(state)
+    if state.rules.get("slam"):
+        out["games"] = games(state)
+    return out

@@ -362,6 +362,7 @@ settings: dict[str, Setting] = {
 events = {"turn": frozenset({"player", "throws", "points"})}
 
 # optional features of the engine contract (games/base.py) this game has none of
+seats = None
 default_teams = None
 rematch_rules = None
 

@@ -57,6 +57,7 @@ def create(game: str):
     values = {key: field(f"rule_{key}") for key in engine.settings}
     try:
         rules = rules_from_form(engine, values)
+        _check_seats(engine, rules, names)
         table = service.create_table(get_db(), device_id(), game, rules, names,
                                     scribe=field("scribe") if field("seating") == "scribe" else None)
     except service.Refused as refusal:
@@ -65,13 +66,28 @@ def create(game: str):
     return redirect(table_url("table.table", table), 303)
 
 
+def _check_seats(engine, rules: dict, names: list[str]) -> None:
+    """More names than the chosen form seats (Euchre's two-handed form and four names) can
+    never be played: say so now rather than open a table that waits for ever."""
+    seats = engine.seats
+    named = [name for name in names if name.strip()]
+    if seats and len(named) > seats(rules):
+        raise service.Refused("This form of %(game)s is for %(seats)s players, not %(count)s: choose "
+                              "another form or leave names empty.", 400,
+                              game=engine.title, seats=seats(rules), count=len(named))
+
+
 def rules_from_form(engine, values: dict[str, str]) -> dict:
     """Form strings to the log's typed rule values (checked by the engine's settings)."""
     rules = {}
     for key, setting in engine.settings.items():
         text = values.get(key, "").strip()
-        if text == "":
+        if text == "" or not setting.offered:
             continue
+        if setting.only:  # e.g. Euchre's railroad laps: left out when another form is chosen
+            chosen = values.get(setting.depends, "").strip() or engine.settings[setting.depends].default
+            if chosen not in setting.only:
+                continue
         default = setting.default
         if isinstance(default, bool):
             rules[key] = text in ("true", "on", "1", "yes")

@@ -115,9 +115,16 @@ def picker_data(played: service.Played) -> str:
             for defender in (None, *defenders):
                 key = f"{int(alone)}{defender or ''}"
                 row = []
-                for tricks in range(euchre.TRICKS + 1):
-                    team, scored = euchre.hand_points(state, maker, tricks, alone, defender)
-                    row.append([index[setup.side(team).members[0]], scored])
+                try:
+                    for tricks in range(euchre.TRICKS + 1):
+                        # (the two- and three-handed forms have no lone hands, and a three-handed
+                        # euchre scores both defenders: shown here as the first; the web half of
+                        # issue 17 adapts the picker to those forms)
+                        scores = euchre.hand_scores(state, maker, tricks, alone, defender)
+                        team, scored = next(iter(scores.items()))
+                        row.append([index[setup.side(team).members[0]], scored])
+                except RuleError:
+                    continue
                 points[key] = row
                 leads[key] = euchre.leader(setup, state.dealer, maker, alone, defender)
         makers[maker] = {"team": index[maker], "partner": euchre.partner_of(setup, maker),
@@ -157,11 +164,12 @@ def _deals_by_entry(played: service.Played) -> dict[int, tuple[Any, tuple[int, .
     game folds into exactly one deal, in order."""
     state: euchre.State = played.state
     names = [side.name for side in state.setup.sides]
-    score = dict.fromkeys(names, 0)
+    score = state.starting()  # railroad laps may carry points in
     found = {}
     for (recorded, _), deal in zip(played.entries, state.deals):
         if isinstance(deal, euchre.Hand):
-            score[deal.team] += deal.points
+            for side in deal.scored:  # two sides in a three-handed euchre
+                score[side] += deal.points
         found[recorded.id] = (deal, tuple(score[name] for name in names))
     return found
 
@@ -195,7 +203,7 @@ def hand_line(played: service.Played, recorded: service.Recorded, event: dict | 
         tricks = int(event.get("tricks"))
         alone = bool(event.get("alone"))
         defender = state.setup.player(event["defender_alone"]) if event.get("defender_alone") else None
-        party, points = euchre.award(tricks, alone, defender is not None)
+        party, points = euchre.award(tricks, alone, defender is not None, state.form)
     except (RuleError, TypeError, ValueError):
         return HandLine(redeal=False, maker=str(event.get("maker")), tricks=event.get("tricks"))
     makers = state.setup.side_of(maker)
@@ -234,7 +242,8 @@ def statistics(played: service.Played) -> dict[str, Any]:
         if hand.outcome is euchre.Outcome.MARCH:
             teams[hand.makers]["march"] += 1
         if not made:
-            teams[hand.team]["euchred"] += 1  # the defenders euchred the makers
+            for side in hand.scored:
+                teams[side]["euchred"] += 1  # the defenders euchred the makers
         if hand.alone:
             teams[hand.makers]["alone"] += 1
         if hand.defender_alone:
