@@ -128,12 +128,18 @@ def undo_refusal(played: Played, who: Viewer, recorded: Recorded) -> Refused | N
 
 
 def correct_refusal(played: Played, who: Viewer, recorded: Recorded | None) -> Refused | None:
-    """Why this viewer may not replace this entry (None: they may): the host corrects any
-    entry that still counts."""
-    if not who.is_host or who.read_only:
-        return Refused("Only the host can correct an entry.", 403)
+    """Why this viewer may not replace this entry (None: they may): its writer while they sit
+    at the table, until the game is over; the host, any entry that still counts."""
+    if who.read_only or not who.at_table:
+        return Refused("Join the table first: pick your seat, then you can enter results.", 403)
     if recorded is None or played.current(recorded.id) is None:
         return Refused("That entry is not part of the current game.", 400)
+    if who.is_host:
+        return None
+    if recorded.device != who.device or not who.seat:
+        return Refused("Only the one who wrote it (or the host) can correct this entry.", 403)
+    if played.finished:
+        return Refused("The game is over; only the host can change it now.", 403)
     return None
 
 
@@ -306,7 +312,8 @@ def undo(db: sqlite_utils.Database, table: dict, who: Viewer, target: Any, idem:
 
 def correct(db: sqlite_utils.Database, table: dict, who: Viewer, target: Any, event: Any,
             idem: str | None = None) -> int:
-    """Replace an entry; the whole game must still follow the rules afterwards."""
+    """Replace an entry (see `correct_refusal` for who may); the whole game must still follow
+    the rules afterwards."""
     return write(db, table, who, lambda change: change.correct(target, event), idem)
 
 

@@ -103,7 +103,7 @@
         items = queue().filter((i) => i.idem !== items[0].idem);
         saveQueue(items);
       }
-      if ($("#net")?.dataset.state === "offline") net("online", t("Back online"));
+      if ($("#net")?.dataset.state === "offline") net(live ? "live" : "online", live ? t("Live") : t("Back online"));
     } finally {
       flushing = false;
     }
@@ -169,16 +169,17 @@
     }, 4000);
   }
   function stopPolling() { clearInterval(poller); poller = null; }
-  document.addEventListener("htmx:sse:error", () => { net("offline", t("Connection lost — reconnecting")); startPolling(); });
-  document.addEventListener("htmx:sse:after:connection", () => { stopPolling(); if (!queue().length) net("live", t("Live")); });
-  document.addEventListener("htmx:sse:close", startPolling);
+  let live = false;  // the live stream is open: the badge says "Live" again once entries are sent
+  document.addEventListener("htmx:sse:error", () => { live = false; net("offline", t("Connection lost — reconnecting")); startPolling(); });
+  document.addEventListener("htmx:sse:after:connection", () => { live = true; stopPolling(); if (!queue().length) net("live", t("Live")); });
+  document.addEventListener("htmx:sse:close", () => { live = false; startPolling(); });
   document.addEventListener("htmx:after:swap", (e) => { if (e.target?.id === "board") afterBoard(); });
   window.addEventListener("offline", () => net("offline", t("Offline — entries are kept and sent when the network is back")));
 
   // --- value picker (two taps: a cell, then a value) -------------------------------------------------
   const picker = () => $("#picker");
   function closePicker() { const d = picker(); if (d?.open) d.close(); }
-  function openPicker(title, values, make) {
+  function openPicker(title, values, make, current) {
     const dialog = picker();
     if (!dialog) return;
     $("[data-title]", dialog).textContent = title;
@@ -188,6 +189,10 @@
       b.type = "button";
       b.className = "button value" + (value === 0 ? " zero" : "");
       b.textContent = label;
+      if (current !== undefined && String(value) === String(current)) {  // what the cell says now
+        b.setAttribute("aria-current", "true");
+        b.disabled = true;
+      }
       b.dataset.post = make.url;
       b.dataset.fields = JSON.stringify(make.fields(value));
       return b;
@@ -221,22 +226,30 @@
       return;
     }
     const fix = e.target.closest("[data-correct]");
-    if (fix) {
-      const values = JSON.parse(fix.dataset.values || "[]");
+    if (fix) {  // a written cell (or the history's Correct): its values, the current one marked
+      const values = JSON.parse(fix.dataset.values || fix.closest("tr")?.dataset.values || "[]");
+      const current = fix.dataset.current === "✕" ? "0" : fix.dataset.current;
       openPicker(t("Correct %(player)s: column %(column)s, row %(row)s", {player: fix.dataset.player, column: fix.dataset.column, row: fix.dataset.rowLabel || fix.dataset.row}), values, {
         url: picker().dataset.correctUrl,
         fields: (value) => ({target: fix.dataset.correct, event: {value, dice: null, served: null}}),
-      });
+      }, current);
     }
   });
 
   // --- dice entry: tap five faces, the cells they could go to light up --------------------------------
-  let dice = [];
-  const served = () => Boolean($("[data-served]")?.checked);
-  function resetDice() { dice = []; showDice(); }
+  // what this phone tapped belongs to one turn (the tray's data-turn): a new entry, a rematch or
+  // the game's end bring a new key, and the dice and "served" of the old turn are forgotten
+  let dice = [], servedOn = false, diceTurn = null;
+  const served = () => servedOn;
+  function resetDice() { dice = []; servedOn = false; showDice(); }
+  function followTurn() {
+    const key = $("[data-tray]")?.dataset.turn ?? null;
+    if (key !== diceTurn) { diceTurn = key; dice = []; servedOn = false; }
+  }
   function showDice() {
     const pad = $("[data-dice-pad]");
     if (!pad) return;
+    $("[data-served]", pad)?.setAttribute("aria-pressed", String(servedOn));
     const thrown = $("[data-thrown]", pad);
     thrown.replaceChildren(...dice.map((face, i) => {
       const b = document.createElement("button");
@@ -248,7 +261,7 @@
     if (dice.length < 5) {
       $("[data-options]", pad).replaceChildren();
       unlight();
-      thrown.dataset.left = t("%(n)s more", {n: 5 - dice.length});
+      if (dice.length) thrown.dataset.left = t("%(n)s more", {n: 5 - dice.length});
     } else {
       thrown.dataset.left = "";
       lookUp();
@@ -264,6 +277,7 @@
       if (!r.ok) { say(html); return; }
       $("[data-options]", pad).innerHTML = html;
       light();
+      trayRoom();
     } catch {
       net("offline", t("Offline — tap a cell and its value instead"));
     }
@@ -283,11 +297,17 @@
     if (remove) { dice.splice(Number(remove.dataset.remove), 1); showDice(); return; }
     if (e.target.closest("[data-options] [data-post]")) resetDice();
   });
-  document.addEventListener("change", (e) => { if (e.target.matches("[data-served]") && dice.length === 5) lookUp(); });
+  document.addEventListener("click", (e) => {
+    if (!e.target.closest("[data-served]")) return;
+    servedOn = !servedOn;
+    showDice();
+  });
 
   // game scripts listen for this after every new board, live or from a POST's answer
   function afterBoard() {
-    if (dice.length === 5) light();
+    followTurn();
+    showDice();
+    trayRoom();
     $("#board")?.dispatchEvent(new CustomEvent("scorekeeper:board", {bubbles: true}));
   }
   window.scorekeeper = {post, t, nt, num};
@@ -300,6 +320,14 @@
   }
   document.addEventListener("visibilitychange", wake);
   document.addEventListener("DOMContentLoaded", wake);
+  document.addEventListener("DOMContentLoaded", () => { followTurn(); trayRoom(); });
+
+  // the board scrolls above the entry tray: room for it under the page
+  function trayRoom() {
+    const tray = $("[data-tray]");
+    document.body.style.setProperty("--tray-h", tray ? `${Math.ceil(tray.getBoundingClientRect().height)}px` : "0px");
+  }
+  window.addEventListener("resize", trayRoom);
 
   // --- home screen: the service worker keeps copies of /static/ files only (static/sw.js) -------
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});

@@ -334,7 +334,9 @@ def test_the_host_corrects_a_round_through_the_form(duel, app):
     first = played(app, token).entries[0][0].id
     board = host.get(f"/t/{token}/board").get_data(as_text=True)
     assert f'data-escoba-correct="{first}"' in board
-    assert "data-escoba-correct" not in anna.get(f"/t/{token}/board").get_data(as_text=True)
+    # the writer of a round corrects it too; another player does not
+    assert f'data-escoba-correct="{first}"' in anna.get(f"/t/{token}/board").get_data(as_text=True)
+    assert f'data-escoba-correct="{first}"' not in ben.get(f"/t/{token}/board").get_data(as_text=True)
     form = host.get(f"/t/{token}/escoba/form?correct={first}",
                     headers={"X-Requested-With": "fetch"}).get_data(as_text=True)
     assert "Correct round 1" in form
@@ -353,11 +355,11 @@ def test_the_host_corrects_a_round_through_the_form(duel, app):
     assert "false_captures" not in now.entries[0][1]
     assert now.result["points"] == {"Anna": 6, "Ben": 2}  # + the seven of coins in round 2
     assert "corrected #" in response.get_data(as_text=True)
-    # a phone that is not the host cannot
-    assert anna.get(f"/t/{token}/escoba/form?correct={first}",
-                    headers={"X-Requested-With": "fetch"}).status_code == 403
-    status, page = preview(anna, token, correct=first, c0=24, o0=7, s0=3, seven=0)
-    assert "Only the host can correct a round." in problems(page)
+    # a phone that neither wrote it nor hosts cannot
+    assert ben.get(f"/t/{token}/escoba/form?correct={first}",
+                   headers={"X-Requested-With": "fetch"}).status_code == 403
+    status, page = preview(ben, token, correct=first, c0=24, o0=7, s0=3, seven=0)
+    assert "Only the one who wrote it (or the host) can correct this entry." in problems(page)
 
 
 def test_a_correction_that_would_end_the_game_early_is_refused_in_the_preview(phone, app):

@@ -224,7 +224,7 @@ def test_the_host_corrects_tricks_maker_alone_and_redeal(table, app):
     hand(anna, token, 0, maker="Anna", tricks=3)
     hand(anna, token, 1, maker="Ben", tricks=4, defender_alone="Cleo")
     first, second = (recorded.id for recorded, _ in played_of(app, token).entries)
-    assert "data-fix" not in board(anna, token)  # only the host corrects
+    assert "data-fix" not in board(ben, token)  # the host and the writer (Anna) correct, not Ben
     buttons = fixes(board(host, token), second)
     labels = [label for label, _ in buttons]
     assert labels[:6] == ["0", "1", "2", "3", "4", "5"]
@@ -246,7 +246,8 @@ def test_the_host_corrects_tricks_maker_alone_and_redeal(table, app):
     assert played_of(app, token).result["points"] == {RED: 3, BLUE: 0}
     assert correct(host, token, first, type="redeal", maker=None, tricks=None).status_code == 200
     assert played_of(app, token).result["points"] == {RED: 2, BLUE: 0}
-    assert [b for b in fixes(board(host, token), first)][0] == (
+    history = board(host, token) + host.get(f"/t/{token}/board/earlier").get_data(as_text=True)
+    assert [b for b in fixes(history, first)][0] == (
         "Anna", {"target": first, "event": {"type": "hand", "maker": "Anna", "tricks": 3}})
     response = correct(host, token, first, tricks=6)
     assert response.status_code == 409

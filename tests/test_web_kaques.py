@@ -209,7 +209,7 @@ def test_the_host_corrects_a_turn_to_a_total(table):
     token, anna, ben, cleo = table
     anna.enter(token, {"type": "turn", "points": 300})
     ben.enter(token, {"type": "turn", "throws": [T([1, 5, 2, 3, 4, 6], [1])]})
-    assert "data-kq-stepper=\"fix-" not in board(ben, token)  # only the host corrects
+    assert "data-kq-stepper=\"fix-" not in board(cleo, token)  # the host and each turn's writer correct
     host = board(anna, token)
     fixes = re.findall(r'data-kq-stepper="fix-(\d+)" data-value="(\d+)" data-kind="correct" data-base=\'([^\']+)\'', host)
     assert [(int(v)) for _, v, _ in fixes] == [100, 300]  # newest first

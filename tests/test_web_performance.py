@@ -8,6 +8,7 @@ import json
 import re
 
 from scorekeeper import service, store
+from scorekeeper.web.context import TableContext
 from scorekeeper.gamelog import FORMAT, read_header
 from scorekeeper.games.escalero import allowed_values
 
@@ -40,23 +41,24 @@ def history_ids(html):
     return re.findall(r'<span class="id">#(\d+)</span>', html)
 
 
-def test_board_carries_the_last_ten_rows_and_the_rest_on_demand(phone, app):
+def test_board_carries_the_newest_rows_and_the_rest_on_demand(phone, app):
     host, token = entered(phone, 14)
     board = host.get(f"/t/{token}/board").get_data(as_text=True)
-    assert len(history_ids(board)) == 10
-    assert "Earlier entries (4)" in board
+    recent = TableContext.recent_rows
+    assert len(history_ids(board)) == recent
+    assert f"Earlier entries ({14 - recent})" in board
     url = re.search(r'data-earlier="([^"]+)"', board).group(1)
     earlier = host.get(url, headers={"X-Requested-With": "fetch"})
     assert earlier.status_code == 200
     rows = earlier.get_data(as_text=True)
-    assert len(history_ids(rows)) == 4
+    assert len(history_ids(rows)) == 14 - recent
     assert set(history_ids(rows)).isdisjoint(history_ids(board))
     assert "data-correct=" in rows  # the host corrects old entries from there
 
     db = store.connect(app.config["DATABASE"])
     board_token = service.by_join_token(db, token)["board_token"]
     readonly = phone().get(f"/b/{board_token}/board/earlier").get_data(as_text=True)
-    assert len(history_ids(readonly)) == 4 and "data-correct=" not in readonly
+    assert len(history_ids(readonly)) == 14 - recent and "data-correct=" not in readonly
 
 
 def test_live_stream_starts_from_the_board_the_page_shows(phone, app):

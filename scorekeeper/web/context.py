@@ -32,6 +32,9 @@ class TableContext:
     who: service.Viewer
     link: str  # "t": the join link (host or seats), "b": the read-only board
 
+    # the board's history shows the newest rows; the earlier ones come when a phone opens them
+    recent_rows = 3
+
     @classmethod
     def load(cls, db, link: str, token: str) -> TableContext:
         if link == "b":

@@ -87,8 +87,9 @@ def board():
 
 @bp.get("/board/earlier")
 def board_earlier():
-    """The history rows before the last ten. Performance (bench/): the board that every entry
-    and live update sends keeps only the last ten; the rest comes when a phone asks."""
+    """The history rows before the newest (TableContext.recent_rows). Performance (bench/): the
+    board that every entry and live update sends keeps only the newest; the rest comes when a
+    phone asks."""
     return fragment(render_template("_history_earlier.html", ctx=g.ctx))
 
 

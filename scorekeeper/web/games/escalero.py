@@ -86,6 +86,7 @@ class EscaleroView:
     writable_side: str | None
     written: int  # cells written so far, of `cells` in all
     cells: int
+    entries: dict  # (side, column, row) -> the entry (Recorded) that wrote the cell
 
     def choices(self, row: Any) -> str:
         return choices(escalero.Row(row), self.rules)
@@ -107,9 +108,11 @@ def view(ctx, played=None) -> EscaleroView | None:
         return None
     mine = ctx.my_side if played is ctx.played else None
     sides = sorted(state.setup.sides, key=lambda side: side.name != mine)
+    entries = {(entry.side, entry.column, entry.row): recorded
+               for (recorded, _), entry in zip(played.entries, state.entries)}
     return EscaleroView(state, state.rules, tuple(sides), state.side_on_turn, mine,
                         ctx.writable_side if played is ctx.played else None,
-                        len(state.entries), state.cells_per_side * len(sides))
+                        len(state.entries), state.cells_per_side * len(sides), entries)
 
 
 def row_label(row, rules) -> str:

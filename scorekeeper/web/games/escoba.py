@@ -14,7 +14,7 @@ from ...games import escoba
 from ...games.base import RuleError, Text
 from ...games.escoba import DECK, Card, Counts, Points, Suit
 from ..context import TableContext, table_blueprint
-from ..i18n import _, ngettext, pgettext, translate
+from ..i18n import _, ngettext, pgettext, say, translate
 from ..table import fragment
 
 bp = table_blueprint("escoba", __name__)
@@ -245,8 +245,9 @@ def preview_context(ctx: TableContext, args: Mapping[str, str]) -> dict:
     if correcting:
         index = entry_index(played, correcting)
         number = index + 1
-        if not ctx.may_correct(played.entries[index][0]):
-            problems.append(_("Only the host can correct a round."))
+        refusal = service.correct_refusal(played, ctx.who, played.entries[index][0])
+        if refusal:
+            problems.append(say(refusal))
         if not problems:
             replacement = {**played.entries[index][1], **event}
             replacement = {k: v for k, v in replacement.items() if k in ("type", *event)}
@@ -310,8 +311,9 @@ def render_form(ctx: TableContext, correct: Any = None) -> str:
     event = None
     if correct:
         index = entry_index(played, correct)
-        if not ctx.may_correct(played.entries[index][0]):
-            raise service.Refused("Only the host can correct a round.", 403)
+        refusal = service.correct_refusal(played, ctx.who, played.entries[index][0])
+        if refusal:
+            raise refusal
         event = played.entries[index][1]
     values = form_values(played, event)
     if correct:

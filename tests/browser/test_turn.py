@@ -1,0 +1,185 @@
+"""The turn at the table on 360 px phones: the entry tray in the thumb zone, nothing of an
+earlier turn surviving an entry, a rematch or the game's end, every legal cell lit, the writer
+fixing their own cell where it is, and a settlement that reads whole in every language."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from scorekeeper.games import escalero
+from scorekeeper.games.base import parse_rules
+
+from .conftest import PHONE
+
+LANGUAGES = ("en", "de", "es", "pl")
+
+
+def open_table(page, server, players, **rules):
+    page.goto(server.url + "/new/escalero")
+    for i, name in enumerate(players):
+        page.fill(f"input[name=player] >> nth={i}", name)
+    for key, value in rules.items():
+        page.locator(f"[name=rule_{key}]").fill(str(value)) if key == "stake" else \
+            page.select_option(f"[name=rule_{key}]", str(value))
+    page.click("button.big.primary")
+    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    return page.url
+
+
+def seat(new_phone, link, names, **context):
+    phones = {}
+    for name in names:
+        page = new_phone(**context)
+        page.goto(link)
+        page.click(f"#join button:has-text('{name}')")
+        page.wait_for_selector(".turn")
+        phones[name] = page
+    return phones
+
+
+def tray_in_view(page) -> None:
+    """The tray and its dice are inside the 740 px screen without scrolling."""
+    box = page.locator("[data-tray]").bounding_box()
+    assert box and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["viewport"]["height"] + 1, box
+    for face in page.locator("[data-tray] [data-face]").all():
+        face_box = face.bounding_box()
+        assert face_box["y"] + face_box["height"] <= PHONE["viewport"]["height"]
+        assert face_box["width"] >= 44 and face_box["height"] >= 44
+
+
+def throw(page, dice, served=False):
+    """Five taps on the tray's dice (and "served"): the legal cells light up."""
+    for face in dice:
+        page.click(f"[data-tray] [data-face='{face}']")
+    if served:
+        page.click("[data-tray] [data-served]")
+    page.wait_for_selector("[data-tray] [data-options] .option")
+
+
+def entries(page) -> int:
+    return int(page.get_attribute("#board table.pad", "data-seen"))
+
+
+def wait_entries(page, count) -> None:
+    page.wait_for_function("n => Number(document.querySelector('#board table.pad')?.dataset.seen) === n", arg=count)
+
+
+def test_served_is_forgotten_after_a_served_entry(server, new_phone):
+    """The bug that cost 5 points three times: "served" stayed pressed after a served entry."""
+    host = new_phone()
+    link = open_table(host, server, ("Anna", "Ben"))
+    phones = seat(new_phone, link, ("Anna", "Ben"))
+    anna, ben = phones["Anna"], phones["Ben"]
+    throw(anna, [2, 3, 4, 5, 6], served=True)
+    assert anna.get_attribute("[data-served]", "aria-pressed") == "true"
+    anna.click("[data-tray] .option[data-row='S'][data-column='1']")
+    wait_entries(anna, 1)
+    assert anna.inner_text("#board tr[data-row='S'] td.mine") == "25"
+    throw(ben, [1, 1, 1, 2, 2])
+    ben.click("[data-tray] .option[data-row='F']")
+    wait_entries(anna, 2)
+    # Anna's next throw: nothing of her last turn is left
+    assert anna.get_attribute("[data-served]", "aria-pressed") == "false"
+    assert anna.locator("[data-tray] [data-thrown] .die").count() == 0
+    throw(anna, [3, 3, 3, 4, 4])
+    assert anna.get_attribute("[data-tray] .option[data-row='F']", "data-value") == "30"  # not 35
+
+
+def test_every_legal_cell_lights_best_first(server, new_phone):
+    host = new_phone()
+    link = open_table(host, server, ("Anna", "Ben", "Cleo"), columns=3)
+    anna = seat(new_phone, link, ("Anna",))["Anna"]
+    throw(anna, [1, 2, 3, 4, 5])
+    values = [int(v) for v in anna.locator("[data-tray] .option").evaluate_all("els => els.map(e => e.dataset.value)")]
+    assert len(values) == 3 * 10  # every open cell of Anna's three columns (ten rows without Double Grande)
+    assert values == sorted(values, reverse=True)
+    # "1" in column 3 lights too (it never did when the offer stopped at twelve)
+    assert anna.get_attribute("#board button.cell[data-column='3'][data-row='1']", "data-lit") == "1"
+    assert anna.locator("#board button.cell[data-lit]").count() == 30
+
+
+def test_an_off_turn_phone_is_told_why(server, new_phone):
+    host = new_phone()
+    link = open_table(host, server, ("Anna", "Ben"))
+    ben = seat(new_phone, link, ("Ben",))["Ben"]
+    assert ben.locator("[data-tray] [data-face]").count() == 0
+    assert "Anna is throwing" in ben.inner_text("[data-tray]")
+
+
+def test_the_writer_corrects_a_cell_where_it_is(server, new_phone):
+    host = new_phone()
+    link = open_table(host, server, ("Anna", "Ben"))
+    phones = seat(new_phone, link, ("Anna", "Ben"))
+    anna, ben = phones["Anna"], phones["Ben"]
+    throw(anna, [6, 6, 6, 2, 2])
+    anna.click("[data-tray] .option[data-row='6']")
+    wait_entries(ben, 1)
+    assert ben.locator("#board button.written").count() == 0  # not Ben's to fix
+    anna.click("#board button.written[data-row='6']")
+    current = anna.locator("#picker button[aria-current='true']")
+    assert current.inner_text().startswith("3×") and current.is_disabled()  # what the cell says now
+    anna.click("#picker button:has-text('4×')")
+    ben.wait_for_function("() => [...document.querySelectorAll(\"#board tr[data-row='6'] td\")]"
+                          ".some(td => td.innerText.trim() === '24')")
+    assert "corrected" in anna.inner_text("#board .history")
+
+
+def test_the_end_and_the_rematch_swap_the_tray_on_every_phone(server, new_phone):
+    """A one-column game of two, to the end: the tray goes when the game is over and comes back
+    with the rematch on every open phone, without a reload."""
+    host = new_phone()
+    link = open_table(host, server, ("Anna", "Ben"), columns=1)
+    phones = seat(new_phone, link, ("Anna", "Ben"))
+    rows = [row.value for row in escalero.Row if row is not escalero.Row.DOUBLE_GRANDE]
+    count = 0
+    for row in rows:
+        for name in ("Anna", "Ben"):
+            page = phones[name]
+            wait_entries(page, count)
+            tray_in_view(page)
+            page.click(f"#board button.cell[data-row='{row}']")
+            page.click("#picker .values button >> nth=1")
+            count += 1
+    for page in (*phones.values(), host):
+        page.wait_for_selector("#board .settle")
+        assert page.locator("[data-tray]").count() == 0
+    phones["Ben"].click("#board button:has-text('Rematch')")
+    for page in phones.values():
+        page.wait_for_selector("[data-tray]")
+    anna = phones["Anna"]
+    throw(anna, [5, 5, 5, 5, 5])  # the dice pad works on the new game without a reload
+    anna.click("[data-tray] .option[data-row='G']")
+    wait_entries(phones["Ben"], 1)
+
+
+@pytest.mark.parametrize("sides", [3, 6])
+def test_the_settlement_fits_a_360_px_phone_in_every_language(server, new_phone, sides):
+    """Imported finished games (one column; three and six sides), read on a 360 px phone in
+    each language: nothing wider than the screen."""
+    names = ["Anna", "Ben", "Cleo", "Dora", "Emil", "Frida"][:sides]
+    host = new_phone()
+    link = open_table(host, server, names, columns=1, stake="0.50")
+    rules = parse_rules({"columns": 1}, escalero.settings)
+    token = link.rsplit("/", 1)[-1]
+    for number, row in enumerate(r for r in escalero.Row if r is not escalero.Row.DOUBLE_GRANDE):
+        allowed = escalero.allowed_values(row, rules)
+        for seat_number, name in enumerate(names):
+            status = host.evaluate(
+                """async ([token, row, name, value]) => {
+                    const body = new URLSearchParams({csrf: document.querySelector('meta[name=csrf]').content,
+                        event: JSON.stringify({type: "score", player: name, column: 1, row, value})});
+                    return (await fetch(`/t/${token}/entries`, {method: "POST", body,
+                        headers: {"X-Requested-With": "fetch"}})).status; }""",
+                [token, row.value, name, allowed[(number + seat_number) % len(allowed)]])
+            assert status == 200
+    for lang in LANGUAGES:
+        page = new_phone(locale=lang)
+        page.goto(link)
+        page.wait_for_selector("#board .settle")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["viewport"]["width"], (lang, width)
+        for money in page.locator(".settle-money").all():
+            box = money.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["viewport"]["width"], lang
