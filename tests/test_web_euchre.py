@@ -251,7 +251,7 @@ def test_the_host_corrects_tricks_maker_alone_and_redeal(table, app):
         "Anna", {"target": first, "event": {"type": "hand", "maker": "Anna", "tricks": 3}})
     response = correct(host, token, first, tricks=6)
     assert response.status_code == 409
-    assert correct(anna, token, first, type="hand", maker="Anna", tricks=3).status_code == 403
+    assert correct(ben, token, first, type="hand", maker="Anna", tricks=3).status_code == 403  # not his entry
 
 
 # --- the end -----------------------------------------------------------------------------------
