@@ -235,14 +235,20 @@ class Write:
                           number=misfit.number) from None
         return self.event("correct", replacement, target=recorded.id)
 
-    def save_draft(self, payload: Any) -> None:
+    def save_draft(self, payload: Any, base: Any = ...) -> None:
         """Keep (or, with None, drop) the turn being entered step by step, as the engine's
-        `verify_draft` allows it, so every phone sees only legal steps."""
+        `verify_draft` allows it, so every phone sees only legal steps. `base`, when given, is
+        the draft the phone changed (None: none): if another phone changed it meanwhile, this
+        step is refused rather than silently overwriting theirs (two escobas tapped at once)."""
         played = self.played
         verify = played.engine.verify_draft
         if verify is None:
             raise Refused("This game is entered in one go.", 400)
         _check_writer(played, self.who, {"type": next(iter(played.engine.events))})
+        if base is not ... and _as_read(verify, played.state, base) != _as_read(
+                verify, played.state, played.draft["payload"] if played.draft else None):
+            raise Refused("Another phone changed this at the same moment: check the board, and tap "
+                          "again if yours was another one.")
         if payload is None:
             self.db.execute("DELETE FROM drafts WHERE game_id = ?", [self.game["id"]])
             return
@@ -274,6 +280,16 @@ class Write:
         self.reload()
 
 
+def _as_read(verify: Callable, state: Any, payload: Any) -> Any:
+    """A draft as the engine reads it (None: no draft), so two spellings of one compare equal."""
+    if payload in (None, ""):
+        return None
+    try:
+        return verify(state, payload)
+    except RuleError:
+        return payload
+
+
 def write(db: sqlite_utils.Database, table: dict | None, who: Viewer | None,
           work: Callable[[Write], T], idem: str | None = None) -> T | int:
     """The one way anything of a table is written: a single BEGIN IMMEDIATE transaction (so a
@@ -301,8 +317,8 @@ def submit(db: sqlite_utils.Database, table: dict, who: Viewer, event: Any, idem
     return write(db, table, who, lambda change: change.submit(event, seen), idem)
 
 
-def save_draft(db: sqlite_utils.Database, table: dict, who: Viewer, payload: Any) -> None:
-    write(db, table, who, lambda change: change.save_draft(payload))
+def save_draft(db: sqlite_utils.Database, table: dict, who: Viewer, payload: Any, base: Any = ...) -> None:
+    write(db, table, who, lambda change: change.save_draft(payload, base))
 
 
 def undo(db: sqlite_utils.Database, table: dict, who: Viewer, target: Any, idem: str | None = None) -> int:

@@ -113,13 +113,15 @@ def test_escobas_tapped_live_show_on_every_phone_and_prefill_the_round(duel, app
     host, anna, ben, token = duel
     board = anna.get(f"/t/{token}").get_data(as_text=True)
     plus = fields_of(board, 'data-tally-step="0" data-delta="1"')
-    assert plus == {"draft": {"escobas": {"Anna": 1, "Ben": 0}}}
+    assert plus == {"draft": {"escobas": {"Anna": 1, "Ben": 0}}, "from": ""}
     assert anna.post(f"/t/{token}/draft", {"draft": json.dumps(plus["draft"])}).status_code == 200
     # Ben's phone sees it, and his next tap builds on it
     seen = ben.get(f"/t/{token}/board").get_data(as_text=True)
     assert 'data-tally="[1, 0]"' in seen
-    assert fields_of(seen, 'data-tally-step="0" data-delta="1"') == {"draft": {"escobas": {"Anna": 2, "Ben": 0}}}
-    assert fields_of(seen, 'data-tally-step="0" data-delta="-1"') == {"draft": ""}  # back to none: dropped
+    before = {"escobas": {"Anna": 1, "Ben": 0}}  # what each tap changes (refused if changed meanwhile)
+    assert fields_of(seen, 'data-tally-step="0" data-delta="1"') == {"draft": {"escobas": {"Anna": 2, "Ben": 0}},
+                                                                     "from": before}
+    assert fields_of(seen, 'data-tally-step="0" data-delta="-1"') == {"draft": "", "from": before}  # none: dropped
     ben.post(f"/t/{token}/draft", {"draft": json.dumps({"escobas": {"Anna": 2, "Ben": 1}})})
     # the round form starts from the escobas tapped
     form = anna.get(f"/t/{token}/escoba/form", headers={"X-Requested-With": "fetch"}).get_data(as_text=True)
@@ -459,3 +461,18 @@ def test_the_finder_answers_in_place_for_the_script_and_links_back_to_the_table(
 def test_the_rules_page_links_the_finder_and_a_new_table(client):
     page = client.get("/rules/escoba").get_data(as_text=True)
     assert 'href="/escoba/finder"' in page and 'href="/new/escoba"' in page
+
+
+def test_two_phones_tapping_an_escoba_at_once_are_never_lost_silently(duel, app):
+    """Both phones saw no escoba and tapped "+": the first counts, the second hears that the
+    count changed meanwhile (it may have been the same escoba) and nothing is overwritten."""
+    host, anna, ben, token = duel
+    draft = {"escobas": {"Anna": 1, "Ben": 0}}
+    first = anna.post(f"/t/{token}/draft", {"draft": json.dumps(draft), "from": json.dumps("")})
+    assert first.status_code == 200
+    second = ben.post(f"/t/{token}/draft", {"draft": json.dumps(draft), "from": json.dumps("")})
+    assert second.status_code == 409 and "at the same moment" in second.get_data(as_text=True)
+    # tapped again on the board as it now stands, a second escoba counts
+    again = {"escobas": {"Anna": 2, "Ben": 0}}
+    assert ben.post(f"/t/{token}/draft", {"draft": json.dumps(again), "from": json.dumps(draft)}).status_code == 200
+    assert played(app, token).draft["payload"] == again

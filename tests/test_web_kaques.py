@@ -56,7 +56,7 @@ def message(response):
 
 
 def pad(html):
-    found = re.search(r"<section class=\"card kq-pad\"(.*?)>", html, re.S)
+    found = re.search(r"<section class=\"kq-pad\"(.*?)>", html, re.S)
     return found.group(1) if found else None
 
 
@@ -191,8 +191,11 @@ def test_undo_last_throw_of_a_finished_turn_reopens_it(table):
 def test_a_quick_total_and_its_undo(table):
     token, anna, ben, cleo = table
     mine = board(anna, token)
-    stepper = re.search(r'data-kq-stepper="quick" data-value="0" data-kind="enter" data-base=\'([^\']+)\'', mine)
-    assert json.loads(stepper.group(1)) == {"event": {"type": "turn", "player": "Anna", "points": 0}}
+    # the tray takes a turn's total in one go: a number and fertisch!, or Le Kaque! at 0
+    total = re.search(r'<form class="kq-total-entry" data-kq-total data-url="([^"]+)" data-player="([^"]+)"', mine)
+    assert total.group(1).endswith("/entries") and total.group(2) == "Anna"
+    kaque = re.search(r'data-fields=\'([^\']+)\'>Le Kaque!</button>', mine)
+    assert json.loads(kaque.group(1)) == {"event": {"type": "turn", "player": "Anna", "points": 0}}
     bad = anna.enter(token, {"type": "turn", "points": 75})
     assert bad.status_code == 409 and message(bad) == "Points must be a multiple of 50, 0 or more, not 75."
     assert anna.enter(token, {"type": "turn", "points": 450}).status_code == 200

@@ -194,7 +194,9 @@ def enter():
 
 @bp.post("/draft")
 def draft():
-    service.save_draft(g.ctx.db, g.ctx.table, g.ctx.who, json_field("draft"))
+    # `from`: the draft this step changed, when the phone says (see Write.save_draft)
+    base = json_field("from") or None if "from" in request.form else ...
+    service.save_draft(g.ctx.db, g.ctx.table, g.ctx.who, json_field("draft"), base)
     return after_write()
 
 

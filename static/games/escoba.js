@@ -44,9 +44,10 @@
     const counts = currentTally();
     const i = Number(step.dataset.tallyStep);
     if (!names.length || i >= counts.length) return;  // no board to count on: the server's fields stand
+    const draftOf = (c) => c.some(Boolean) ? {escobas: Object.fromEntries(names.map((n, k) => [n, c[k]]))} : "";
+    const before = draftOf(counts);  // what this tap changes: refused if another phone changed it first
     counts[i] = Math.max(0, Math.min(MAX_ESCOBAS, counts[i] + Number(step.dataset.delta)));
-    const draft = counts.some(Boolean) ? {escobas: Object.fromEntries(names.map((n, k) => [n, counts[k]]))} : "";
-    step.dataset.fields = JSON.stringify({draft});
+    step.dataset.fields = JSON.stringify({draft: draftOf(counts), from: before});
     pending = {counts, at: Date.now()};
     showTally(counts);
     schedulePreview();

@@ -329,6 +329,15 @@
     try { sessionStorage.setItem(SEEN, JSON.stringify(Object.fromEntries([...recent, [key, now]]))); } catch { /* private mode */ }
   }
 
+  // the turn's total in one go: a number and fertisch! (through app.js's queue: idempotent, kept offline)
+  document.addEventListener("submit", (e) => {
+    const form = e.target.closest("[data-kq-total]");
+    if (!form) return;
+    e.preventDefault();
+    const points = Number(form.elements.points.value);
+    window.scorekeeper.post(form.dataset.url, {event: {type: "turn", player: form.dataset.player, points}});
+  });
+
   function afterBoard() {
     $$("[data-kq-keep-open]").forEach((d) => { if (open.has(d.dataset.kqKeepOpen)) d.open = true; });
     $$("[data-kq-stepper]").forEach(syncStepper);

@@ -104,9 +104,11 @@ def tally_payload(played: service.Played, counts: list[int]) -> Any:
 def tally_fields(played: service.Played, index: int, delta: int) -> str:
     """The POST /draft fields of an escoba +/− button, as the board now stands (the script
     recomputes them from what the phone shows, so quick taps add up)."""
-    counts = tally(played)
+    before = tally(played)
+    counts = list(before)
     counts[index] = min(escoba.MAX_ESCOBAS, max(0, counts[index] + delta))
-    return json.dumps({"draft": tally_payload(played, counts)}, ensure_ascii=False)
+    return json.dumps({"draft": tally_payload(played, counts), "from": tally_payload(played, before)},
+                      ensure_ascii=False)
 
 
 # --- the round form ---------------------------------------------------------------------------
