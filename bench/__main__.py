@@ -127,8 +127,11 @@ def verdicts(results: dict, smoke: bool) -> list[dict]:
     taps = results.get("taps")
     if taps and "games" in taps:
         for game, info in taps["games"].items():
-            row("taps", f"{game}: {info['entry']}", info["taps"], "taps", info["decisions"], "report",
-                None, f"+{info['typed_fields']} typed" if info["typed_fields"] else "")
+            target = {"escalero": ("5 dice + 1 cell, 0 scrolls", info["taps"] <= 6 and not info["scrolls"]),
+                      "kaques": ("≤ 8 taps, 0 scrolls", info["taps"] <= 8 and not info["scrolls"])}
+            goal, met = target.get(game, ("report", None))
+            row("taps", f"{game}: {info['entry']}", info["taps"], "taps", info["decisions"], goal, met,
+                f"{info['scrolls']} scrolls" + (f", {info['typed_fields']} typed field" if info["typed_fields"] else ""))
     return rows
 
 

@@ -1,6 +1,7 @@
 """Area 4, taps: each game's common entry made in a real phone-sized browser, the way the
 browser tests (tests/browser/) make it — with their own helpers where they have one — and
-every tap counted by wrapping Playwright's click. Typed fields are counted apart.
+every tap counted by wrapping Playwright's click. A typed field counts a tap to focus it and
+one per character typed; a tap on something outside the 740 px screen counts a scroll.
 
 The baseline of the same run is the number of decisions the entry carries (what a player
 must tell the app at least), so a ratio of 1.0 means one tap per decision.
@@ -24,7 +25,8 @@ CHROMIUM = "/usr/bin/chromium"
 class Counter:
     def __init__(self) -> None:
         self.taps = 0
-        self.typed = 0
+        self.typed = 0  # fields typed into (their keystrokes are in taps)
+        self.scrolls = 0
         self.active = False
 
 
@@ -35,12 +37,24 @@ def counting(counter: Counter):
 
     originals = []
 
-    def wrap(cls, name, field):
+    def out_of_view(target, args) -> bool:
+        """Whether the thumb would have to scroll to reach it first."""
+        locator = target.locator(args[0]).first if isinstance(target, Page) else target
+        page = target if isinstance(target, Page) else target.page
+        box = locator.bounding_box()
+        height = page.viewport_size["height"]
+        return box is not None and (box["y"] < 0 or box["y"] + box["height"] > height)
+
+    def wrap(cls, name, typed: bool):
         original = getattr(cls, name)
 
         def counted(self, *args, **kwargs):
             if counter.active:
-                setattr(counter, field, getattr(counter, field) + 1)
+                counter.scrolls += out_of_view(self, args)
+                counter.taps += 1
+                if typed:
+                    counter.typed += 1
+                    counter.taps += len(str(args[-1]))
             return original(self, *args, **kwargs)
 
         originals.append((cls, name, original))
@@ -48,8 +62,8 @@ def counting(counter: Counter):
 
     for cls in (Page, Locator):
         for name in ("click", "tap", "check", "dblclick"):
-            wrap(cls, name, "taps")
-        wrap(cls, "fill", "typed")
+            wrap(cls, name, False)
+        wrap(cls, "fill", True)
     try:
         yield counter
     finally:
@@ -72,18 +86,19 @@ def seat(page, link: str, name: str) -> None:
 
 
 def escalero(server, new_phone, counter) -> dict:
-    from tests.browser.test_escalero import wait_cells, write
+    from tests.browser.test_turn import throw, wait_entries
 
-    link = new_table(new_phone(), server, "escalero", ("Anna", "Ben"))
+    link = new_table(new_phone(), server, "escalero", ("Anna", "Ben", "Cleo"))
     anna = new_phone()
     seat(anna, link, "Anna")
-    anna.wait_for_selector(".turn")
+    anna.wait_for_selector("[data-tray]")
     counter.active = True
-    write(anna, 1, "F", "35 served")  # the test's helper: a cell, then a value
+    throw(anna, [6, 6, 6, 2, 2])  # the test's helper: five dice in the tray ...
+    anna.click("[data-tray] .option[data-row='F']")  # ... and the cell they go to
     counter.active = False
-    wait_cells(anna, 1)
-    return {"entry": "one cell (a cell, then its value)", "decisions": 2,
-            "source": "tests/browser/test_escalero.py::write"}
+    wait_entries(anna, 1)
+    return {"entry": "a dice turn (five dice, the cell)", "decisions": 6,
+            "source": "tests/browser/test_turn.py::throw"}
 
 
 def euchre(server, new_phone, counter) -> dict:
@@ -104,23 +119,18 @@ def euchre(server, new_phone, counter) -> dict:
 def kaques(server, new_phone, counter) -> dict:
     from playwright.sync_api import expect
 
-    from tests.browser.test_kaques import tap_faces
-
     link = new_table(new_phone(), server, "kaques", ("Anna", "Ben", "Cleo"))
     anna = new_phone()
     anna.goto(link)
     anna.get_by_role("button", name="Anna").click()
-    expect(anna.locator("[data-kq-pad]")).to_be_visible()
+    expect(anna.locator("[data-kq-total]")).to_be_visible()
     counter.active = True
-    tap_faces(anna, [1, 5, 2, 3, 4, 6])  # the six faces thrown, as the test taps them
-    dice = anna.locator("[data-kq-toggle]")
-    dice.nth(0).click()  # keep the 1 ...
-    dice.nth(4).click()  # ... and the 5
-    anna.locator("[data-kq-again]").click()  # and throw again
+    anna.fill("[data-kq-total] input[name=points]", "350")  # a two-throw turn's total ...
+    anna.click("[data-kq-total] button.primary")  # ... banked: fertisch!
     counter.active = False
-    expect(anna.locator(".kq-total")).to_contain_text("Turn so far 150")
-    return {"entry": "one throw (six faces, the keep, throw again)", "decisions": 9,
-            "source": "tests/browser/test_kaques.py (throw 1)"}
+    expect(anna.locator(".kq-standings")).to_contain_text("350")
+    return {"entry": "a two-throw turn (its total, fertisch!)", "decisions": 2,
+            "source": "the tray's total (templates/games/kaques/_tray.html)"}
 
 
 def escoba(server, new_phone, counter) -> dict:
@@ -184,11 +194,11 @@ def run(work: str, games=tuple(GAMES), log=print) -> dict:
                 counter = Counter()
                 with counting(counter):
                     row = GAMES[game](server, new_phone, counter)
-                row.update({"taps": counter.taps, "typed_fields": counter.typed,
+                row.update({"taps": counter.taps, "typed_fields": counter.typed, "scrolls": counter.scrolls,
                             "ratio": counter.taps / row["decisions"]})
                 out["games"][game] = row
-                log(f"  taps {game}: {counter.taps} taps"
-                    f"{f' + {counter.typed} typed field' if counter.typed else ''} for {row['entry']}")
+                log(f"  taps {game}: {counter.taps} taps, {counter.scrolls} scrolls"
+                    f"{f' ({counter.typed} typed field)' if counter.typed else ''} for {row['entry']}")
                 for context in contexts:
                     context.close()
             browser.close()

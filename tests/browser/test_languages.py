@@ -188,8 +188,8 @@ def test_last_weeks_escalero_settles_on_a_german_phone(server, new_phone, words)
     phone.wait_for_url(re.compile(r"/t/[\w-]+/history$"))
     for page_url in (phone.url, phone.url.removesuffix("/history")):
         phone.goto(page_url)
-        settle = phone.locator(".settle-table").first
-        assert de("Column %(column)s", column=3) in settle.inner_text()
+        settle = phone.locator(".settle").first
+        assert de("Column sums 1 · 2 · 3; the best of each is marked.") in settle.inner_text()
         assert re.search(r"-€\s?1,40", settle.inner_text())
         assert phone.evaluate("document.documentElement.scrollWidth") <= 360
     assert phone.locator("#board .who").count() == 0
