@@ -126,21 +126,22 @@ def test_the_writer_corrects_a_cell_where_it_is(server, new_phone):
     assert "corrected" in anna.inner_text("#board .history")
 
 
-def test_the_end_and_the_rematch_swap_the_tray_on_every_phone(server, new_phone):
-    """A one-column game of two, to the end: the tray goes when the game is over and comes back
-    with the rematch on every open phone, without a reload."""
+def test_a_whole_game_on_three_phones_and_the_rematch_swap_the_tray(server, new_phone):
+    """A one-column game of three, to the end, each turn entered with the dice in the tray
+    without scrolling; the tray goes when the game is over and comes back with the rematch on
+    every open phone, without a reload."""
     host = new_phone()
-    link = open_table(host, server, ("Anna", "Ben"), columns=1)
-    phones = seat(new_phone, link, ("Anna", "Ben"))
-    rows = [row.value for row in escalero.Row if row is not escalero.Row.DOUBLE_GRANDE]
+    names = ("Anna", "Ben", "Cleo")
+    link = open_table(host, server, names, columns=1)
+    phones = seat(new_phone, link, names)
     count = 0
-    for row in rows:
-        for name in ("Anna", "Ben"):
+    for _ in range(10):  # ten rows a side: every turn the same five dice, the best cell left
+        for name in names:
             page = phones[name]
             wait_entries(page, count)
             tray_in_view(page)
-            page.click(f"#board button.cell[data-row='{row}']")
-            page.click("#picker .values button >> nth=1")
+            throw(page, [3, 3, 3, 5, 5])
+            page.click("[data-tray] .option >> nth=0")
             count += 1
     for page in (*phones.values(), host):
         page.wait_for_selector("#board .settle")
