@@ -157,7 +157,7 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.workers = workers
         environment = {**os.environ, "SCOREKEEPER_INSTANCE": instance, "SCOREKEEPER_BASE_URL": self.url,
-                       "SCOREKEEPER_TIMING": "1", "PYTHONPATH": ROOT, **(env or {})}
+                       "SCOREKEEPER_LIMITS": "off", "SCOREKEEPER_TIMING": "1", "PYTHONPATH": ROOT, **(env or {})}
         argv = command or [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1",
                            "--port", "{port}", "--workers", str(workers)]
         argv = [a.replace("{port}", str(self.port)) for a in argv]

@@ -30,6 +30,7 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 MAX_SEATS = 12
 JOIN_ATTEMPTS = 10  # wrong short codes allowed per address ...
 JOIN_WINDOW = 600  # ... in this many seconds
+MAX_LOG_EVENTS = 2000  # events in one imported log, redeals included (a long evening has ~300)
 
 T = TypeVar("T")
 
@@ -83,9 +84,15 @@ class Viewer:
         return not self.read_only and (self.is_host or self.is_scribe)
 
     @property
+    def waiting(self) -> bool:
+        """Sits at the table, but the host has not let the seat in yet."""
+        return bool(self.seat and not self.seat.get("approved", 1))
+
+    @property
     def at_table(self) -> bool:
-        """Seated, or the host: may write at all (each entry is then checked for its side)."""
-        return not self.read_only and bool(self.seat or self.is_host)
+        """Seated (and let in), or the host: may write at all (each entry is then checked for
+        its side)."""
+        return not self.read_only and (self.is_host or bool(self.seat and not self.waiting))
 
 
 def viewer(db: sqlite_utils.Database, table: dict, device: str, read_only: bool = False) -> Viewer:
@@ -101,6 +108,8 @@ def writing_refusal(played: Played, who: Viewer) -> Refused | None:
     `played.writers()` allows them)."""
     if who.read_only:
         return Refused("This is the read-only board: scan the QR code to join and enter results.", 403)
+    if who.waiting:
+        return Refused("The host has not let your seat in yet.", 403)
     if not who.at_table:
         return Refused("Join the table first: pick your seat, then you can enter results.", 403)
     if played.game is None:
@@ -358,12 +367,52 @@ def _check_writer(played: Played, who: Viewer, event: dict) -> dict:
     return event
 
 
+# --- limits ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Limit:
+    """At most `most` of `kind` per device and per address in `window` seconds; past it, a 429
+    with `message` (for players, translated on the screens)."""
+
+    kind: str
+    most_per_device: int
+    most_per_address: int
+    window: float
+    message: Text
+
+
+NEW_TABLES = Limit("table", 20, 60, 3600, Text("This phone has opened many tables in the last hour. Wait a "
+                                               "while, or play at one of them."))
+IMPORTS = Limit("import", 10, 30, 3600, Text("Many game logs came from this phone in the last hour. Wait a "
+                                             "while before importing more."))
+NEW_SEATS = Limit("seat", 3, 12, 3600, Text("Many new seats came from this network in the last hour. Ask the "
+                                            "host to enter your name."))
+LIMITS = {limit.kind: limit for limit in (NEW_TABLES, IMPORTS, NEW_SEATS)}
+
+
+def spend(db: sqlite_utils.Database, limit: Limit, device: str | None, address: str | None) -> None:
+    """Count one more of `limit.kind` for this device and address, inside the writer's
+    transaction (a refused or failed write counts nothing); Refused (429) past the limit.
+    The database's `limits` (store.Database) may set other numbers for a kind."""
+    limit = getattr(db, "limits", {}).get(limit.kind, limit)
+    now_ = time.time()
+    db.execute("DELETE FROM hits WHERE kind = ? AND at < ?", [limit.kind, now_ - limit.window])
+    keys = [(f"device:{device}", limit.most_per_device)] if device else []
+    keys += [(f"address:{address}", limit.most_per_address)] if address else []
+    for key, most in keys:
+        if db["hits"].count_where("kind = ? AND key = ?", [limit.kind, key]) >= most:
+            raise Refused(limit.message, 429)
+    for key, _ in keys:
+        db["hits"].insert({"kind": limit.kind, "key": key, "at": now_})
+
+
 # --- opening a table -------------------------------------------------------------------
 
 
 def create_table(db: sqlite_utils.Database, device: str, game: str, rules: Any,
                  names: Iterable[str], scribe: str | None = None,
-                 teams: list[dict[str, Any]] | None = None) -> dict:
+                 teams: list[dict[str, Any]] | None = None, address: str | None = None) -> dict:
     """A new table with its first game; `names` in seat order (may be empty: players add
     themselves when they join). RuleError-free: bad input is Refused with a message."""
     engine = ENGINES.get(game)
@@ -379,7 +428,12 @@ def create_table(db: sqlite_utils.Database, device: str, game: str, rules: Any,
     if teams:
         header["teams"] = teams
     _check_header(header, allow_unseated=True)
-    return write(db, None, None, lambda change: change.open_table(device, game, header, seating))
+
+    def open_table(change: Write) -> dict:
+        spend(change.db, NEW_TABLES, device, address)
+        return change.open_table(device, game, header, seating)
+
+    return write(db, None, None, open_table)
 
 
 def _free_code(db: sqlite_utils.Database) -> str:
@@ -459,17 +513,22 @@ def seats(db: sqlite_utils.Database, table_id: int) -> list[dict]:
 
 
 def join(db: sqlite_utils.Database, table: dict, device: str, seat_id: Any = None,
-         new_name: str | None = None) -> dict:
-    """Bind this device to a free seat, or add a new player at the end of the table."""
-    return write(db, table, Viewer(device, False, None), lambda change: _join(change, seat_id, new_name))
+         new_name: str | None = None, address: str | None = None) -> dict:
+    """Bind this device to a free seat, or add a new player at the end of the table (waiting
+    for the host's yes when the table asks for it)."""
+    return write(db, table, Viewer(device, False, None), lambda change: _join(change, seat_id, new_name, address))
 
 
-def _join(change: Write, seat_id: Any, new_name: str | None) -> dict:
+def _join(change: Write, seat_id: Any, new_name: str | None, address: str | None) -> dict:
     db, table, device = change.db, change.table, change.who.device
+    if db["bans"].count_where("table_id = ? AND device = ?", [table["id"], device]):
+        raise Refused("The host has removed this phone from the table.", 403)
     mine = list(db["seats"].rows_where("table_id = ? AND device = ?", [table["id"], device]))
     if mine:
         raise Refused("This phone already sits as %(name)s.", 409, name=mine[0]["name"])
+    approved = int(not table.get("approve_seats") or device == table["host_device"])
     if new_name is not None:
+        spend(db, NEW_SEATS, None, address)
         name = new_name.strip()
         if not name:
             raise Refused("Type your name to take a new seat.", 400)
@@ -479,26 +538,83 @@ def _join(change: Write, seat_id: Any, new_name: str | None) -> dict:
         rows = seats(db, table["id"])
         _check_names([s["name"] for s in rows] + [name])
         seat_id = db["seats"].insert({
-            "table_id": table["id"], "position": len(rows) + 1, "name": name, "role": "player",
-            "device": device, "joined_at": now()}).last_pk
+            "table_id": table["id"], "position": max((s["position"] for s in rows), default=0) + 1,
+            "name": name, "role": "player",
+            "device": device, "joined_at": now(), "approved": approved, "added": 1}).last_pk
         _sync_players(change)
         return db["seats"].get(seat_id)
     seat = _seat_of(db, table, seat_id, Refused("Pick one of the seats at this table.", 400))
     if seat["device"]:
         raise Refused("%(name)s's seat is taken by another phone. The host can free it.", 409, name=seat["name"])
-    db["seats"].update(seat["id"], {"device": device, "joined_at": now()})
+    db["seats"].update(seat["id"], {"device": device, "joined_at": now(), "approved": approved})
     return db["seats"].get(seat["id"])
 
 
-def release_seat(db: sqlite_utils.Database, table: dict, who: Viewer, seat_id: Any) -> None:
+def release_seat(db: sqlite_utils.Database, table: dict, who: Viewer, seat_id: Any, remove: bool = False) -> None:
+    """The host frees a seat for another phone; `remove` also keeps the phone that sat there
+    out of this table for good (it no longer writes, undoes or sits down again, rematches too)."""
     if not who.is_host:
         raise Refused("Only the host can free a seat.", 403)
 
     def release(change: Write) -> None:
         seat = _seat_of(change.db, table, seat_id, Refused("There is no such seat at this table.", 400))
-        change.db["seats"].update(seat["id"], {"device": None, "joined_at": None})
+        if remove and seat["device"] and seat["device"] != table["host_device"]:
+            change.db["bans"].insert({"table_id": table["id"], "device": seat["device"]}, ignore=True)
+        change.db["seats"].update(seat["id"], {"device": None, "joined_at": None, "approved": 1})
 
     write(db, table, who, release)
+
+
+def let_in(db: sqlite_utils.Database, table: dict, who: Viewer, seat_id: Any, yes: bool) -> None:
+    """The host's answer to a seat waiting to be let in: in, or away (a seat its phone added
+    goes; a seat the host named is free again)."""
+    if not who.is_host:
+        raise Refused("Only the host can let a seat in.", 403)
+
+    def answer(change: Write) -> None:
+        seat = _seat_of(change.db, table, seat_id, Refused("There is no such seat at this table.", 400))
+        if yes:
+            change.db["seats"].update(seat["id"], {"approved": 1})
+        elif seat["added"] and not _entries_made(change.db, change.game["id"]):
+            change.db["seats"].delete(seat["id"])
+            _sync_players(change)
+        else:
+            change.db["seats"].update(seat["id"], {"device": None, "joined_at": None, "approved": 1})
+
+    write(db, table, who, answer)
+
+
+def set_table(db: sqlite_utils.Database, table: dict, who: Viewer, approve_seats: bool | None = None,
+              new_link: bool = False) -> dict:
+    """The host's settings of the table: whether new seats wait for a yes; a new join link and
+    code (the old ones stop working; phones seated there are sent on to the new link)."""
+    if not who.is_host:
+        raise Refused("Only the host can change the table.", 403)
+
+    def change_table(change: Write) -> dict:
+        values: dict[str, Any] = {}
+        if approve_seats is not None:
+            values["approve_seats"] = int(approve_seats)
+        if new_link:
+            change.db["retired_links"].insert({"token": table["join_token"], "table_id": table["id"], "at": now()})
+            values.update(join_token=token(), code=_free_code(change.db))
+        if values:
+            change.db["tables"].update(table["id"], values)
+        change.table = change.db["tables"].get(table["id"])
+        return change.table
+
+    return write(db, table, who, change_table)
+
+
+def moved_to(db: sqlite_utils.Database, old_token: str, device: str) -> dict | None:
+    """The table a retired join link led to, for a phone seated there (or its host) only."""
+    rows = db.execute("SELECT table_id FROM retired_links WHERE token = ?", [old_token]).fetchall() if old_token else []
+    if not rows or not device:
+        return None
+    table = db["tables"].get(rows[0][0])
+    if table["host_device"] == device or db["seats"].count_where("table_id = ? AND device = ?", [table["id"], device]):
+        return table
+    return None
 
 
 def _seat_of(db, table, seat_id, refusal: Refused) -> dict:
@@ -795,11 +911,17 @@ def ledger(db: sqlite_utils.Database, table_id: int) -> dict:
 # --- moving games in and out ----------------------------------------------------------------
 
 
-def import_log(db: sqlite_utils.Database, doc: Any, device: str = "import") -> dict:
-    """A finished or unfinished game log becomes a new table (LogError if it is refused)."""
+def import_log(db: sqlite_utils.Database, doc: Any, device: str = "import", address: str | None = None) -> dict:
+    """A finished or unfinished game log becomes a new table, marked imported (LogError if it
+    is refused; Refused past the limits of a device and an address)."""
     from .gamelog import fold as fold_log
 
     game = read_header(doc)
+    # a log of thousands of redeals folded into every statistics page (issue 16): a real
+    # evening's game has a few hundred events
+    if len(doc["events"]) > MAX_LOG_EVENTS:
+        raise LogError("events: a game log has at most %(most)s events, this one has %(count)s",
+                       most=MAX_LOG_EVENTS, count=len(doc["events"]))
     # a table seats at most MAX_SEATS, imported or not: a log of thousands of players (which
     # /import takes from anyone) made a table that slowed every statistics page (test_fuzz.py)
     if len(game.setup.players) > MAX_SEATS:
@@ -809,7 +931,10 @@ def import_log(db: sqlite_utils.Database, doc: Any, device: str = "import") -> d
     header = {k: v for k, v in doc.items() if k != "events"}
 
     def copy(change: Write) -> dict:
+        if address is not None:  # the CLI imports unlimited: its user owns the server
+            spend(change.db, IMPORTS, device, address)
         table = change.open_table(device, doc["game"], header, ((name, "player") for name in game.setup.players))
+        change.db["tables"].update(table["id"], {"imported": 1})
         game_id = change.game["id"]
         for event in doc["events"]:
             event = {k: v for k, v in event.items() if v is not None}

@@ -11,7 +11,7 @@ money is split equally among them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Mapping
 
@@ -274,7 +274,7 @@ def players(docs: Iterable[Any], skip_bad: bool = True) -> dict[str, Player]:
     """Every player of these logs, keyed by name casefolded, with their figures per game.
     A log that breaks a rule is left out (or, with skip_bad=False, raises LogError); a
     game without a single entry is not a game anyone played."""
-    found: dict[str, Player] = {}
+    summaries = []
     for source, doc in enumerate(docs):
         try:
             summary = summarise(doc, source)
@@ -284,7 +284,20 @@ def players(docs: Iterable[Any], skip_bad: bool = True) -> dict[str, Player]:
             raise
         if not summary.finished and not doc.get("events"):
             continue
-        when = started(doc)
+        summaries.append((started(doc), summary))
+    return combine(summaries)
+
+
+def without_money(summary: Summary) -> Summary:
+    """A game whose money is not counted (an imported log: anyone can make one up)."""
+    lines = {name: replace(line, currency=None, cents=None) for name, line in summary.lines.items()}
+    return replace(summary, lines=lines)
+
+
+def combine(summaries: Iterable[tuple[str, Summary]]) -> dict[str, Player]:
+    """Players from games summarised once each (`summarise`), with when each started."""
+    found: dict[str, Player] = {}
+    for when, summary in summaries:
         for name in summary.players:
             player = found.setdefault(name.casefold(), Player(name.casefold(), name))
             if when >= player.latest:

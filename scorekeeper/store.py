@@ -99,18 +99,39 @@ class Database(sqlite_utils.Database):
     """A connection, and the cache of folded games its app shares between its connections
     (the folds of one database never mix with another's: game ids restart in every file)."""
 
-    def __init__(self, conn: sqlite3.Connection, folds: FoldCache | None = None) -> None:
+    def __init__(self, conn: sqlite3.Connection, folds: FoldCache | None = None,
+                 limits: dict[str, Any] | None = None) -> None:
         super().__init__(conn)
         self.folds = folds if folds is not None else FoldCache()
+        self.limits = limits or {}  # kind -> service.Limit, where the app sets its own
 
 
-def connect(path: str, folds: FoldCache | None = None) -> Database:
+@migrations()
+def m002_moderation_and_limits(db: sqlite_utils.Database) -> None:
+    # the host's say over the table: new seats wait for approval when asked, removed phones
+    # stay out, and an imported table is marked (its money is not a real evening's)
+    db["tables"].add_column("approve_seats", int, not_null_default=0)
+    db["tables"].add_column("imported", int, not_null_default=0)
+    db["seats"].add_column("approved", int, not_null_default=1)
+    db["seats"].add_column("added", int, not_null_default=0)  # a phone added it by its name
+    db["bans"].create({"table_id": int, "device": str}, pk=("table_id", "device"),
+                      foreign_keys=[("table_id", "tables", "id")])
+    # join links the host replaced: a phone seated at the table is sent on to the new one
+    db["retired_links"].create({"token": str, "table_id": int, "at": str}, pk="token",
+                               foreign_keys=[("table_id", "tables", "id")])
+    # what a device or an address did lately, for the limits (tables and imports per hour …)
+    db["hits"].create({"id": int, "kind": str, "key": str, "at": float}, pk="id")
+    db["hits"].create_index(["kind", "key", "at"])
+
+
+def connect(path: str, folds: FoldCache | None = None, limits: dict[str, Any] | None = None) -> Database:
     """A connection with the durability settings every process must use; `folds`, the fold
-    cache to share with the app's other connections to the same file (a new one if None)."""
+    cache to share with the app's other connections to the same file (a new one if None);
+    `limits`, the app's own numbers for the service's limits."""
     conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
     conn.execute("PRAGMA busy_timeout = 30000")
     conn.execute("PRAGMA foreign_keys = ON")
-    db = Database(conn, folds)
+    db = Database(conn, folds, limits)
     db.enable_wal()
     conn.execute("PRAGMA synchronous = FULL")  # fsync at every commit, WAL included
     return db

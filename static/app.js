@@ -110,6 +110,9 @@
   }
 
   function post(url, fields) {
+    // an entry says how many entries the board it was made on showed: made on a board that has
+    // moved on (another phone entered the same round or cell first), the server refuses it
+    if (/\/entries$/.test(url) && fields.seen === undefined) fields = {...fields, seen: $("#board .board-inner")?.dataset.entries ?? ""};
     const item = {url, fields, idem: crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random()};
     saveQueue([...queue(), item]);
     closePicker();

@@ -62,8 +62,14 @@ class Phone:
         assert response.status_code == 303
         return response
 
-    def enter(self, token, event, idem=None):
-        data = {"event": json.dumps(event)}
+    def enter(self, token, event, idem=None, seen=None):
+        """POST an entry as the page's script does: with the entries the board showed (read
+        from the board now, unless `seen` is given)."""
+        if seen is None:
+            board = self.client.get(f"/t/{token}/board").get_data(as_text=True)
+            found = re.search(r'data-entries="(\d+)"', board)
+            seen = found.group(1) if found else ""
+        data = {"event": json.dumps(event), "seen": str(seen)}
         if idem:
             data["idem"] = idem
         return self.post(f"/t/{token}/entries", data)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from flask import Blueprint, abort, g, url_for
+from flask import Blueprint, abort, g, redirect, request, url_for
 
 from .. import service, store
 from .db import get_db
@@ -40,7 +40,16 @@ class TableContext:
         if link == "b":
             table = service.by_board_token(db, token)
             return cls(db, table, service.viewer(db, table, "", read_only=True), link)
-        table = service.by_join_token(db, token)
+        try:
+            table = service.by_join_token(db, token)
+        except service.Refused:
+            moved = service.moved_to(db, token, device_id())
+            if moved is None:
+                raise
+            # the host made a new join link: a phone seated at the table follows it
+            if request.method != "GET":
+                raise service.Refused("This table has a new link: reload the page.", 409) from None
+            abort(redirect(request.path.replace(f"/t/{token}", f"/t/{moved['join_token']}", 1), 303))
         return cls(db, table, service.viewer(db, table, device_id()), link)
 
     def again(self, db) -> TableContext:

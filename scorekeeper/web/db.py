@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import os
+from dataclasses import replace
+
 import click
 from flask import Flask, current_app, g
 
 from .. import store
+from ..service import LIMITS
 from ..live import Hub
 
 
 def get_db():
     if "db" not in g:
         idle = current_app.extensions.get("scorekeeper.idle_db")
-        g.db = idle.pop() if idle else store.connect(current_app.config["DATABASE"], folds())
+        g.db = idle.pop() if idle else store.connect(current_app.config["DATABASE"], folds(), limits())
     return g.db
 
 
@@ -26,6 +30,20 @@ def close_db(_error=None) -> None:
             db.conn.close()
         else:
             idle.append(db)
+
+
+def limits() -> dict:
+    """The service's limits as this app sets them: config LIMITS, {kind: (per device, per
+    address)} per hour; SCOREKEEPER_LIMITS=off lifts them (test and benchmark servers only)."""
+    found = current_app.extensions.get("scorekeeper.limits")
+    if found is None:
+        numbers = current_app.config.get("LIMITS") or {}
+        if os.environ.get("SCOREKEEPER_LIMITS") == "off":
+            numbers = {kind: (10 ** 9, 10 ** 9) for kind in LIMITS}
+        found = {kind: replace(LIMITS[kind], most_per_device=device, most_per_address=address)
+                 for kind, (device, address) in numbers.items()}
+        current_app.extensions["scorekeeper.limits"] = found
+    return found
 
 
 def folds() -> store.FoldCache:

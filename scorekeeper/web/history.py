@@ -13,7 +13,7 @@ from .. import service
 from ..gamelog import LogError, parse_json
 from .context import table_blueprint, table_url
 from .db import get_db
-from .i18n import _, translate
+from .i18n import _, say, translate
 from .security import device_id
 
 bp = table_blueprint("history", __name__)
@@ -45,8 +45,10 @@ def import_log():
     if not text:
         return render_template("import.html", message=_("Choose a game log file (or paste one) first.")), 400
     try:
-        table = service.import_log(get_db(), parse_json(text), device=device_id())
+        table = service.import_log(get_db(), parse_json(text), device=device_id(), address=request.remote_addr)
     except LogError as error:
         return render_template("import.html", message=translate(error),
                                text=text if isinstance(text, str) else ""), 400
+    except service.Refused as refusal:  # past the limit of imports
+        return render_template("import.html", message=say(refusal)), refusal.status
     return redirect(table_url("history.history", table), 303)

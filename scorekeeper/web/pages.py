@@ -59,7 +59,8 @@ def create(game: str):
         rules = rules_from_form(engine, values)
         _check_seats(engine, rules, names)
         table = service.create_table(get_db(), device_id(), game, rules, names,
-                                    scribe=field("scribe") if field("seating") == "scribe" else None)
+                                     scribe=field("scribe") if field("seating") == "scribe" else None,
+                                     address=request.remote_addr)
     except service.Refused as refusal:
         return render_template("new.html", engine=engine, values=values, names=names + [""],
                                message=say(refusal)), refusal.status

@@ -1,16 +1,19 @@
-"""Players and their statistics across every table, with server-rendered SVG charts.
+"""Players and their statistics over the tables this phone hosted or sat at, with
+server-rendered SVG charts.
 
-The figures are folded from the stored games each time they change (scorekeeper.stats);
-this module only gathers the logs, keeps the last answer while nothing new was entered,
-and renders. A player page never links to a table: its links would let anyone join it.
+The figures come from each finished game summarised once (by the game's last event, kept per
+app), never from folding the whole database in a request. A stranger's phone sees nobody; an
+imported game counts, but not its money (anyone can write a log). A player page never links
+to a table: its links would let anyone join it.
 """
 
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from fractions import Fraction
 
-from flask import Blueprint, abort, current_app, render_template
+from flask import Blueprint, abort, current_app, render_template, session
 
 from .. import charts, service, stats
 from ..games import ENGINES
@@ -20,29 +23,39 @@ from .i18n import _, cents
 bp = Blueprint("players", __name__)
 
 _lock = threading.Lock()
+SUMMARIES = 4096  # games summarised and kept per app (a few KB each)
 
 
 def everyone(db) -> dict[str, stats.Player]:
-    """Every player of every game with entries; folded again only after a change."""
-    mark = db.execute("SELECT (SELECT count(*) FROM games), (SELECT max(id) FROM games), "
-                      "(SELECT max(id) FROM events)").fetchone()
-    cache = current_app.extensions.setdefault("scorekeeper.players", {})  # one per app: its database
-    with _lock:
-        if cache.get("mark") == mark:
-            return cache["players"]
-    docs = []
-    played_ids = {row[0] for row in db.execute("SELECT DISTINCT game_id FROM events")}
-    for row in db["games"].rows_where(order_by="id"):
-        if row["id"] not in played_ids:
-            continue
-        played = service.load(db, row)
-        if played.game is None:
-            continue
-        docs.append(played.log())  # dated by its first entry (stats.started)
-    found = stats.players(docs)
-    with _lock:
-        cache.update(mark=mark, players=found)
-    return found
+    """The players of every game with entries at this phone's tables."""
+    device = session.get("device")
+    if not isinstance(device, str):
+        return {}
+    tables = {table["id"]: table for table in service.tables_of(db, device, limit=1000)}
+    if not tables:
+        return {}
+    marks = db.execute(
+        "SELECT g.id, g.table_id, max(e.id) FROM games g JOIN events e ON e.game_id = g.id "
+        f"WHERE g.table_id IN ({','.join('?' * len(tables))}) GROUP BY g.id ORDER BY g.id", list(tables)).fetchall()
+    kept: OrderedDict = current_app.extensions.setdefault("scorekeeper.summaries", OrderedDict())
+    found = []
+    for game_id, table_id, last in marks:
+        with _lock:
+            summary = kept.get((game_id, last))
+        if summary is None:
+            played = service.load(db, db["games"].get(game_id))
+            if played.game is None:
+                continue
+            doc = played.log()
+            summary = (stats.started(doc), stats.summarise(doc))
+            if tables[table_id]["imported"]:
+                summary = (summary[0], stats.without_money(summary[1]))
+            with _lock:
+                kept[(game_id, last)] = summary
+                while len(kept) > SUMMARIES:
+                    kept.popitem(last=False)
+        found.append(summary)
+    return stats.combine(found)
 
 
 @bp.get("/players")

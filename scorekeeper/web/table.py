@@ -161,7 +161,8 @@ def idem() -> str | None:
 def join():
     ctx: TableContext = g.ctx
     new_name = field("name") if "name" in request.form else None
-    service.join(ctx.db, ctx.table, ctx.who.device, seat_id=field("seat") or None, new_name=new_name)
+    service.join(ctx.db, ctx.table, ctx.who.device, seat_id=field("seat") or None, new_name=new_name,
+                 address=request.remote_addr)
     hub().notify(ctx.table["id"])
     return redirect(url_for("table.table"), 303)
 
@@ -170,6 +171,29 @@ def join():
 def free_seat(seat_id: int):
     service.release_seat(g.ctx.db, g.ctx.table, g.ctx.who, seat_id)
     return after_write()
+
+
+@bp.post("/seats/<int:seat_id>/remove")
+def remove_phone(seat_id: int):
+    """The host frees a seat and keeps the phone that sat there out of the table."""
+    service.release_seat(g.ctx.db, g.ctx.table, g.ctx.who, seat_id, remove=True)
+    return after_write()
+
+
+@bp.post("/seats/<int:seat_id>/let-in")
+def let_in(seat_id: int):
+    service.let_in(g.ctx.db, g.ctx.table, g.ctx.who, seat_id, yes=field("answer") != "no")
+    return after_write()
+
+
+@bp.post("/settings")
+def settings():
+    """The host's settings: new seats wait for a yes; a new join link and code."""
+    ctx: TableContext = g.ctx
+    approve = {"on": True, "off": False}.get(field("approve_seats"))
+    table = service.set_table(ctx.db, ctx.table, ctx.who, approve_seats=approve, new_link=field("new_link") == "yes")
+    hub().notify(ctx.table["id"])
+    return redirect(url_for("table.table", link="t", token=table["join_token"]), 303)
 
 
 @bp.post("/teams")
@@ -188,7 +212,11 @@ def teams():
 
 @bp.post("/entries")
 def enter():
-    service.submit(g.ctx.db, g.ctx.table, g.ctx.who, json_field("event"), idem=idem(), seen=number_field("seen"))
+    seen = number_field("seen")
+    if seen is None and g.ctx.who.at_table:  # two phones entering one round or cell: only the board each saw tells them apart
+        raise service.Refused("This entry does not say which board it was made on: reload the page and "
+                              "enter it again.", 400)
+    service.submit(g.ctx.db, g.ctx.table, g.ctx.who, json_field("event"), idem=idem(), seen=seen)
     return after_write()
 
 

@@ -34,7 +34,7 @@ class Server:
     def __init__(self, instance, workers: int = 1):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        env = {**os.environ, "SCOREKEEPER_INSTANCE": str(instance),
+        env = {**os.environ, "SCOREKEEPER_INSTANCE": str(instance), "SCOREKEEPER_LIMITS": "off",
                "SCOREKEEPER_BASE_URL": self.url}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1",

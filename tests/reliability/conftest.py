@@ -110,7 +110,8 @@ class Server:
         self.start()
 
     def start(self, timeout: float = 30) -> None:
-        env = {**os.environ, "SCOREKEEPER_INSTANCE": str(self.instance), "SCOREKEEPER_BASE_URL": self.url}
+        env = {**os.environ, "SCOREKEEPER_INSTANCE": str(self.instance), "SCOREKEEPER_BASE_URL": self.url,
+               "SCOREKEEPER_LIMITS": "off"}  # the limits have tests of their own
         with open(self.instance / "server.log", "ab") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1",
