@@ -430,7 +430,8 @@ def create_table(db: sqlite_utils.Database, device: str, game: str, rules: Any,
     _check_header(header, allow_unseated=True)
 
     def open_table(change: Write) -> dict:
-        spend(change.db, NEW_TABLES, device, address)
+        if address is not None:  # a phone's request (the CLI and the service's own callers are not limited)
+            spend(change.db, NEW_TABLES, device, address)
         return change.open_table(device, game, header, seating)
 
     return write(db, None, None, open_table)

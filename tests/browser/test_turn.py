@@ -168,12 +168,13 @@ def test_the_settlement_fits_a_360_px_phone_in_every_language(server, new_phone,
         allowed = escalero.allowed_values(row, rules)
         for seat_number, name in enumerate(names):
             status = host.evaluate(
-                """async ([token, row, name, value]) => {
+                """async ([token, row, name, value, seen]) => {
                     const body = new URLSearchParams({csrf: document.querySelector('meta[name=csrf]').content,
-                        event: JSON.stringify({type: "score", player: name, column: 1, row, value})});
+                        event: JSON.stringify({type: "score", player: name, column: 1, row, value}), seen});
                     return (await fetch(`/t/${token}/entries`, {method: "POST", body,
                         headers: {"X-Requested-With": "fetch"}})).status; }""",
-                [token, row.value, name, allowed[(number + seat_number) % len(allowed)]])
+                [token, row.value, name, allowed[(number + seat_number) % len(allowed)],
+                 number * len(names) + seat_number])
             assert status == 200
     for lang in LANGUAGES:
         page = new_phone(locale=lang)

@@ -279,7 +279,13 @@ class WebPhone:
         assert reply.status == 303, (reply.status, reply.message)
         return reply
 
+    def seen(self, token: str) -> str:
+        """How many entries this phone's board shows now (what app.js sends with an entry)."""
+        found = re.search(r'data-entries="(\d+)"', self.get(f"/t/{token}/board").text)
+        return found.group(1) if found else ""
+
     def enter(self, token: str, event: dict, idem: str | None = None, **extra) -> Reply:
+        extra.setdefault("seen", self.seen(token))
         data = {"event": json.dumps(event), **{k: str(v) for k, v in extra.items()}}
         if idem:
             data["idem"] = idem

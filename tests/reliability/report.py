@@ -107,6 +107,27 @@ ROWS = [
       R + "test_backup.py::test_backup_refuses_in_one_line_and_never_leaves_half_a_file"], "backup",
      "{backups_taken_while_writing} backups while writing ({entries_in_copies} entries checked "
      "in them); {tables_restored} tables restored identical; {bad_targets_refused} bad targets refused"),
+    ("Nobody floods the server: tables and imports are limited per device and per address per hour "
+     "(a 429 that says why, nothing written); a log of more than 2,000 events is refused.",
+     [R + "test_moderation.py::test_tables_and_imports_per_device_and_address_are_limited",
+      R + "test_moderation.py::test_a_log_of_thousands_of_redeals_is_refused"], "moderation",
+     "{tables_refused} tables and {imports_refused} imports refused past the limits; "
+     "{tables_per_device_per_hour} tables a phone an hour"),
+    ("The host throws a troublemaker out for good (no entry, undo or seat again, rematch included), "
+     "can make new seats wait for a yes, and can retire the join link.",
+     [R + "test_moderation.py::test_the_host_removes_a_phone_for_good",
+      R + "test_moderation.py::test_new_seats_wait_for_the_host_s_yes",
+      R + "test_moderation.py::test_a_new_join_link_shuts_the_old_one"], "moderation",
+     "{removed_phone_refusals} writes and seats of a removed phone refused"),
+    ("Statistics are this phone's business: only the tables it hosted or sat at; an imported log's "
+     "money never counts; each finished game is summarised once, never the whole database in a request.",
+     [R + "test_moderation.py::test_statistics_are_this_phone_s_and_imported_money_is_not_counted",
+      R + "test_moderation.py::test_players_stays_fast_with_ten_thousand_games_in_the_database"], "moderation",
+     "/players in {players_ms_with_10000_games} ms with 10,000 other games in the database"),
+    ("Every entry from a phone names the board it was made on: the same round posted by three "
+     "phones is stored once.",
+     [R + "test_moderation.py::test_an_entry_must_say_which_board_it_was_made_on"], "moderation",
+     "{same_round_refused} copies of one round refused"),
 ]
 
 
@@ -125,7 +146,7 @@ def render(figures: dict) -> str:
             shown = template.replace(":,}", "}").format_map(counts)
         proof = "<br>".join(f"`{test}`" for test in tests)
         lines.append(f"| {guarantee} | {proof} | {shown} |")
-    sections = ["crash", "concurrency", "fuzz", "access", "backup"]
+    sections = ["crash", "concurrency", "fuzz", "access", "backup", "moderation"]
     seconds = {s: figures.get(s, {}).get("seconds") for s in sections}
     stamps = sorted(v.get("run_at", "") for v in figures.values() if isinstance(v, dict))
     lines += ["", f"Last run: {stamps[-1] if stamps else '?'} (UTC) · time per test file: " + ", ".join(

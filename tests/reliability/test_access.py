@@ -111,7 +111,8 @@ def requests_the_host_may_make(app, world) -> dict[str, tuple[str, dict]]:
     last = {g: current(app, token).entries[-1][0].id for g, token in t.items()}
     seats = seat_ids(app, t["escalero"])
     return {
-        "table.enter": (f"/t/{t['escalero']}/entries", {"event": json.dumps({**F35, "player": "Ben"})}),
+        "table.enter": (f"/t/{t['escalero']}/entries", {"event": json.dumps({**F35, "player": "Ben"}),
+                                                        "seen": str(len(current(app, t["escalero"]).entries))}),
         "table.draft": (f"/t/{t['kaques']}/draft", {"draft": json.dumps(
             {"player": "Ben", "throws": [{"dice": [1, 2, 2, 3, 4, 6], "keep": [1]}]})}),
         "table.undo": (f"/t/{t['escalero']}/undo", {"target": str(last["escalero"])}),
@@ -120,6 +121,9 @@ def requests_the_host_may_make(app, world) -> dict[str, tuple[str, dict]]:
         "table.rematch": (f"/t/{t['escalero']}/rematch", {}),
         "table.teams": (f"/t/{world['fresh']}/teams", {"action": "draw"}),
         "table.free_seat": (f"/t/{t['escalero']}/seats/{seats['Ben']}/free", {}),
+        "table.remove_phone": (f"/t/{t['escalero']}/seats/{seats['Ben']}/remove", {}),
+        "table.let_in": (f"/t/{t['escalero']}/seats/{seats['Ben']}/let-in", {"answer": "yes"}),
+        "table.settings": (f"/t/{t['escalero']}/settings", {"approve_seats": "on"}),
         "euchre.hand": (f"/t/{t['euchre']}/euchre/hand", {"event": json.dumps(
             {"type": "hand", "maker": "Ben", "tricks": 3}), "deal": "1"}),
         "kaques.reopen": (f"/t/{t['kaques']}/kaques/reopen", {"target": str(last["kaques"])}),
@@ -127,7 +131,7 @@ def requests_the_host_may_make(app, world) -> dict[str, tuple[str, dict]]:
 
 
 WRITES = {"table.enter", "table.draft", "table.undo", "table.correct", "table.rematch", "table.teams",
-          "table.free_seat", "euchre.hand", "kaques.reopen"}
+          "table.free_seat", "table.remove_phone", "table.let_in", "table.settings", "euchre.hand", "kaques.reopen"}
 
 
 def test_every_state_changing_route_is_classified(app):
@@ -157,6 +161,9 @@ def test_outsiders_cannot_write_where_the_host_can(app, phone, world, endpoint, 
         figures.add(SECTION, "outsider_writes_refused")
     said = outsiders["never joined"].get_data(as_text=True)
     assert any(why in said for why in ("Join the table first", "Only the host", "Only the one who wrote it")), said
+    if endpoint == "table.let_in":  # nothing waits: the host's yes changes nothing, and is no error
+        assert world["host"].post(path, form).status_code == 200
+        return
     accepted = world["host"].post(path, form)
     if endpoint == "table.rematch":  # the game is not over: refused for everyone, for that reason
         assert accepted.status_code == 409 and "Finish this game first" in accepted.get_data(as_text=True)

@@ -54,7 +54,10 @@ def fields_of(markup: str, marker: str) -> dict:
 
 
 def post_as_script(phone, url: str, fields: dict, idem: str | None = None):
-    """POST like app.js: every field a string (JSON for objects), an idempotency key, CSRF."""
+    """POST like app.js: every field a string (JSON for objects), an idempotency key, CSRF, and
+    for an entry the count of entries its board shows now (before the race starts)."""
+    if url.endswith("/entries") and "seen" not in fields:
+        fields = {**fields, "seen": phone.seen(url.split("/")[2])}
     data = {k: v if isinstance(v, str) else json.dumps(v) for k, v in fields.items() if v is not None}
     data["idem"] = idem or uuid.uuid4().hex
     return lambda: phone.post(url, data)
@@ -135,11 +138,12 @@ def test_same_turn_from_the_player_and_the_host(kit, server, seat, figures):
         on_turn = played.state.on_turn
         calls = []
         for phone, points in ((phones[on_turn], 350), (phones[on_turn], 400), (host, 500)):
-            base = json.loads(html.unescape(re.search(
-                r"data-kq-stepper=\"[^\"]*\"[^>]*data-base='([^']+)'", phone.get(f"/t/{token}/board").text).group(1)))
-            base["event"]["points"] = points
+            # the tray's total entry, as kaques.js posts it
+            player = re.search(r'data-kq-total data-url="[^"]+" data-player="([^"]+)"',
+                               phone.get(f"/t/{token}/board").text).group(1)
+            base = {"event": {"type": "turn", "player": html.unescape(player), "points": points}}
             calls.append(post_as_script(phone, f"/t/{token}/entries", base))
-        judge(figures, kit.race(calls), ("not your turn", "turn, not"))
+        judge(figures, kit.race(calls), (*ALREADY, "not your turn", "turn, not"))
     played = kit.played_of(server.database, token)
     assert [e["player"] for _, e in played.entries] == ["Anna", "Ben", "Cleo"] * (rounds // 3)
     figures.add(SECTION, "entries_written", rounds)

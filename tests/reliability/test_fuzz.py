@@ -100,16 +100,16 @@ def world(tmp_path_factory):
     # some history, so undo, correct, reopen and export have targets
     e, k, u, s = (tables[g] for g in ("escalero", "kaques", "euchre", "escoba"))
     made = []
-    for name, row in (("Fenna", "F"), ("Gus", "F"), ("Fenna", "P")):
-        made.append(e["phones"][name].post(f"/t/{e['token']}/entries", {"event": json.dumps(
+    for seen, (name, row) in enumerate((("Fenna", "F"), ("Gus", "F"), ("Fenna", "P"))):
+        made.append(e["phones"][name].post(f"/t/{e['token']}/entries", {"seen": str(seen), "event": json.dumps(
             {"type": "score", "column": 1, "row": row, "value": 0})}))
-    for name in ("Lou", "Mo"):
-        made.append(k["phones"][name].post(f"/t/{k['token']}/entries", {"event": json.dumps(
+    for seen, name in enumerate(("Lou", "Mo")):
+        made.append(k["phones"][name].post(f"/t/{k['token']}/entries", {"seen": str(seen), "event": json.dumps(
             {"type": "turn", "player": name, "throws": [{"dice": [1, 5, 2, 2, 3, 4], "keep": [1, 5]},
                                                         {"dice": [5, 3, 3, 4], "keep": [5]}]})}))
     made.append(host.post(f"/t/{u['token']}/euchre/hand", {"event": json.dumps(
         {"type": "hand", "maker": "Hal", "tricks": 3})}))
-    made.append(host.post(f"/t/{s['token']}/entries", {"event": json.dumps(
+    made.append(host.post(f"/t/{s['token']}/entries", {"seen": "0", "event": json.dumps(
         json.loads((LOGS / "escoba" / "two-players-to-21.json").read_text().replace('"anna"', '"Olga"')
                    .replace('"Anna"', '"Olga"').replace('"BEN"', '"Pim"').replace('"Ben"', '"Pim"'))["events"][0]
         | {"at": None, "by": None, "note": None})}))
@@ -270,6 +270,10 @@ def route_strategies(game: str) -> dict:
                                  max_size=3) | json_values)),
         "table.join": form(seat=ids, name=junk_text),
         "table.free_seat": form(),
+        "table.remove_phone": form(),
+        "table.let_in": form(answer=st.sampled_from(["yes", "no"]) | junk_text),
+        "table.settings": form(approve_seats=st.sampled_from(["on", "off"]) | junk_text,
+                               new_link=st.sampled_from(["yes", "no"]) | junk_text),
         "pages.create": st.builds(lambda a, b: {**a, **b}, form(
             player=st.lists(junk_text, max_size=14), seating=st.sampled_from(["scribe", "players"]) | junk_text,
             scribe=junk_text), rules_text),
@@ -285,9 +289,7 @@ def route_strategies(game: str) -> dict:
         "finder.finder": form(t=junk_text, h=junk_text, m=junk_text),
         "escoba.table_finder": form(t=junk_text, h=junk_text, m=junk_text),
         "table.live": form(since=ids),
-        "table.live_readonly": form(since=ids),
-        "table.table": form(), "table.board_page": form(), "table.board": form(),
-        "table.board_readonly": form(), "table.qr": form(), "table.export": form(),
+        "table.table": form(), "table.board": form(), "table.qr": form(), "table.export": form(),
         "pages.index": form(), "pages.rules": form(), "pages.new": form(),
         "static": form(v=junk_text),
         "imports.import_log": form(text=log_texts, log=log_texts.map(lambda text: ("upload", text))),
@@ -620,7 +622,8 @@ def test_faults_found_by_fuzzing_stay_fixed(world, figures):
     for response, status in (
             (newcomer.post(f"/t/{e['token']}/join", {"seat": "9" * 40}), 400),  # was OverflowError in SQLite
             (host.post(f"/t/{e['token']}/seats/{'9' * 30}/free"), 400),  # the same, in the URL
-            (host.post(f"/t/{e['token']}/entries", {"event": json.dumps({"type": ["score"]})}), 409),  # was TypeError
+            (host.post(f"/t/{e['token']}/entries", {"event": json.dumps({"type": ["score"]}), "seen": "3"}),
+             409),  # was TypeError
             (host.post("/import", {"text": json.dumps({"format": "scorekeeper-log/1", "game": "escalero",
                                                         "players": [f"P{i}" for i in range(500)], "rules": {},
                                                         "events": []})}), 400)):  # was a 500-seat table

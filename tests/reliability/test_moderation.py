@@ -11,6 +11,7 @@ import time
 from scorekeeper import service, store
 
 F35 = {"type": "score", "column": 1, "row": "F", "value": 35}
+SECTION = "moderation"
 
 
 def db_of(app):
@@ -23,7 +24,7 @@ def seat_id(app, token, name) -> int:
     return next(s["id"] for s in service.seats(db, table["id"]) if s["name"] == name)
 
 
-def test_tables_and_imports_per_device_and_address_are_limited(app, phone):
+def test_tables_and_imports_per_device_and_address_are_limited(app, phone, figures):
     """288 tables a second from one phone used to be taken; now 20 an hour per device and 60
     per address, then a 429 that says why, and nothing written."""
     spammer = phone()
@@ -36,6 +37,9 @@ def test_tables_and_imports_per_device_and_address_are_limited(app, phone):
                       "events": []})
     imports = [spammer.post("/import", {"text": log}, fetch=False).status_code for _ in range(12)]
     assert imports == [303] * service.IMPORTS.most_per_device + [429] * 2
+    figures.add(SECTION, "tables_refused", made.count(429) + 1)
+    figures.add(SECTION, "imports_refused", imports.count(429))
+    figures.set(SECTION, "tables_per_device_per_hour", service.NEW_TABLES.most_per_device)
     # another device at the same address may go on, up to the address's limit
     assert phone().post("/new/escalero", {"player": ["A", "B"]}, fetch=False).status_code == 303
 
@@ -49,7 +53,7 @@ def test_a_log_of_thousands_of_redeals_is_refused(phone):
     assert response.status_code == 400 and "at most 2,000 events" in response.get_data(as_text=True)
 
 
-def test_the_host_removes_a_phone_for_good(app, phone):
+def test_the_host_removes_a_phone_for_good(app, phone, figures):
     host, mallory = phone(), phone()
     token = host.open_table("escalero", players=("Anna", "Mallory"))
     mallory.join(token, "Mallory")
@@ -65,6 +69,7 @@ def test_the_host_removes_a_phone_for_good(app, phone):
     again = mallory.post(f"/t/{token}/join", {"seat": str(mallory_seat)}, fetch=False)
     assert again.status_code == 403 and "removed this phone" in again.get_data(as_text=True)
     assert mallory.post(f"/t/{token}/join", {"name": "Mal"}, fetch=False).status_code == 403
+    figures.add(SECTION, "removed_phone_refusals", 4)
     # a new phone can take the seat
     newcomer = phone()
     newcomer.join(token, "Mallory")
@@ -144,10 +149,10 @@ def test_players_stays_fast_with_ten_thousand_games_in_the_database(app, phone, 
     assert page.status_code == 200 and "/players/Anna" in page.get_data(as_text=True)
     assert "/players/X" not in page.get_data(as_text=True)
     assert took < 0.5  # a bound for a loaded machine; the figure is reported (docs/reliability.md)
-    figures.set("Hostile pub and internet", "players_ms_with_10000_games", round(took * 1000, 1))
+    figures.set(SECTION, "players_ms_with_10000_games", round(took * 1000, 1))
 
 
-def test_an_entry_must_say_which_board_it_was_made_on(app, phone):
+def test_an_entry_must_say_which_board_it_was_made_on(app, phone, figures):
     """Three phones posting one Escoba round without `seen` stored it three times."""
     host, anna, ben = phone(), phone(), phone()
     token = host.open_table("escoba", players=("Anna", "Ben"))
@@ -160,6 +165,7 @@ def test_an_entry_must_say_which_board_it_was_made_on(app, phone):
     assert bare.status_code == 400 and "which board" in bare.get_data(as_text=True)
     replies = [device.enter(token, round_, seen=0).status_code for device in (host, anna, ben)]
     assert replies == [200, 409, 409]
+    figures.add(SECTION, "same_round_refused", 2)
     db = db_of(app)
     table = service.by_join_token(db, token)
     assert len(service.load(db, service.current_game(db, table["id"])).entries) == 1
