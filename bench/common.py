@@ -13,17 +13,15 @@ import os
 import re
 import resource
 import secrets
-import signal
-import socket
-import subprocess
 import sys
 import time
-import urllib.request
 from dataclasses import dataclass, field
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
+
+from tests import support  # noqa: E402  (the tests' own server helper, after ROOT is on the path)
 
 
 # --- the machine ---------------------------------------------------------------------------
@@ -58,12 +56,6 @@ def machine() -> dict:
     info["kernel"] = os.uname().release
     info["open_files"] = list(resource.getrlimit(resource.RLIMIT_NOFILE))
     return info
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def children(pid: int) -> list[int]:
@@ -147,35 +139,18 @@ def summary(values) -> dict:
 # --- the server under test ---------------------------------------------------------------------
 
 
-class Server:
-    """`scorekeeper serve` (gunicorn, gevent workers) on a free port, timing switched on; or
-    any other command line that takes {port}."""
+class Server(support.Server):
+    """`scorekeeper serve` (tests/support.py) with its timing switched on, started once its
+    workers answer; or any other command line that takes {port}."""
+
+    ready_path = "/_bench/hello"
 
     def __init__(self, instance: str, workers: int = 2, command: list[str] | None = None,
                  env: dict | None = None, log: str | None = None) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.workers = workers
-        environment = {**os.environ, "SCOREKEEPER_INSTANCE": instance, "SCOREKEEPER_BASE_URL": self.url,
-                       "SCOREKEEPER_LIMITS": "off", "SCOREKEEPER_TIMING": "1", "PYTHONPATH": ROOT, **(env or {})}
-        argv = command or [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1",
-                           "--port", "{port}", "--workers", str(workers)]
-        argv = [a.replace("{port}", str(self.port)) for a in argv]
-        self.log = open(log or os.path.join(instance, "server.log"), "ab")
-        self.process = subprocess.Popen(argv, env=environment, cwd=ROOT, stdout=subprocess.DEVNULL,
-                                        stderr=self.log)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(self.url + "/_bench/hello", timeout=2).read()
-                if len(self.worker_pids()) >= workers:
-                    return
-            except OSError:
-                if self.process.poll() is not None:
-                    raise RuntimeError(f"server exited: see {self.log.name}")
-            time.sleep(0.1)
-        self.stop()
-        raise RuntimeError("server did not start in 60 s")
+        super().__init__(instance, workers, {"SCOREKEEPER_TIMING": "1", **(env or {})}, command, log)
+
+    def ready(self) -> bool:
+        return len(self.worker_pids()) >= self.workers
 
     def worker_pids(self) -> list[int]:
         return children(self.process.pid)
@@ -187,16 +162,6 @@ class Server:
             for key, value in memory_kib(pid).items():
                 total[key] += value
         return total
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)  # gunicorn's quick shutdown
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(5)
-        self.log.close()
 
 
 # --- seeding: tables, seats and signed cookies, written through the tables service ------------

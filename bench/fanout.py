@@ -246,7 +246,7 @@ def run_one(target_name: str, work: str, phones_total: int, rate: float, seconds
         "entry_server_ms": summary(m["server_ms"] for m in entries["made"] if m["server_ms"] is not None),
         "missing_updates": missing, "drops": arrivals.get("drops", 0),
         "still_connected": arrivals.get("still_connected", 0),
-        "server_log_errors": server_log_errors(server.log.name),
+        "server_log_errors": server_log_errors(str(server.log_path)),
     })
     log(f"  fan-out {target_name} M={phones_total}: connected {result['connect'].get('connected')}"
         f" in {result['connect'].get('connect_s')} s · every phone p95 {result['every_phone_ms'].get('p95')} ms"

@@ -28,6 +28,37 @@ class Plot:
     zero: float | None  # y of the zero line when the values cross it
 
 
+@dataclass(frozen=True)
+class Frame:
+    """A chart's box and scales: `count` points across from `left` to `right` (one point sits
+    in the middle), values from `low` (at `bottom`) to `high` (at `top`), outside ones held
+    at the edge.
+
+    >>> frame = Frame(340, 180, 40, 332, 8, 160, count=5, low=0, high=1000)
+    >>> frame.x(0), frame.x(4), frame.y(250), frame.y(2000)
+    (40.0, 332.0, 122.0, 8.0)
+    """
+
+    width: int
+    height: int
+    left: int
+    right: int
+    top: int
+    bottom: int
+    count: int
+    low: float
+    high: float
+
+    def x(self, i: int) -> float:
+        if self.count <= 1:
+            return round((self.left + self.right) / 2, 1)
+        return round(self.left + (self.right - self.left) * i / (self.count - 1), 1)
+
+    def y(self, value: float) -> float:
+        value = min(max(value, self.low), self.high)
+        return round(self.top + (self.bottom - self.top) * (self.high - value) / (self.high - self.low), 1)
+
+
 def nice_step(span: float, ticks: int = 4) -> float:
     """A round step (1, 2 or 5 × a power of ten) that cuts `span` into about `ticks` parts.
 
@@ -63,16 +94,9 @@ def line(values: Sequence[float], width: int = 340, height: int = 170, first: in
     step = nice_step(high - low)
     low = math.floor(low / step) * step
     high = math.ceil(high / step) * step
-
-    def x(i: int) -> float:
-        if len(values) == 1:
-            return round((left + right) / 2, 1)
-        return round(left + (right - left) * i / (len(values) - 1), 1)
-
-    def y(v: float) -> float:
-        return round(top + (bottom - top) * (high - v) / (high - low), 1)
-
-    xs = [x(i) for i in range(len(values))]
+    frame = Frame(width, height, left, right, top, bottom, len(values), low, high)
+    y = frame.y
+    xs = [frame.x(i) for i in range(len(values))]
     every = max(1, math.ceil(len(values) / 8))
     ticks = []
     tick = low

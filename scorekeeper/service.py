@@ -23,7 +23,7 @@ import sqlite_utils
 from .gamelog import FORMAT, Game, LogError, clean_event, read_header
 from .games import ENGINES
 from .games.base import Both, Either, RuleError, Text
-from .games.settle import fewest_transfers
+from .games.settle import fewest_transfers, text_cents
 from .store import FoldCache, changed, immediate
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
@@ -903,8 +903,7 @@ def ledger(db: sqlite_utils.Database, table_id: int) -> dict:
             continue
         currency = played.result.get("currency", currency)
         for side, amount in played.result["money"].items():
-            totals[side] = totals.get(side, 0) + int(amount.replace(".", "").replace("-", "")) * (
-                -1 if amount.startswith("-") else 1)
+            totals[side] = totals.get(side, 0) + text_cents(amount)
     return {"currency": currency, "cents": totals,
             "transfers": fewest_transfers(totals) if totals else []}
 

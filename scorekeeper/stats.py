@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterable, Mapping
 from .gamelog import LogError, fold, read_header
 from .games import escalero, euchre, kaques
 from .games.base import Setup
+from .games.settle import text_cents
 
 # The game's own figures, in the order a page shows them. Each is a count summed over
 # games, unless it is named in AVERAGES (a total divided by a count) or BEST (the highest).
@@ -168,7 +169,7 @@ def summarise(doc: Any, source: int = 0) -> Summary:
         side = setup.side_of(player)
         cents = None
         if side.name in money:
-            cents = Fraction(_cents(money[side.name]), len(side.members))
+            cents = Fraction(text_cents(money[side.name]), len(side.members))
         lines[player] = Line(source, name, started(doc), side.name, result.get("winner") == side.name,
                              result.get("winner") is None,
                              result["points"].get(side.name), result.get("currency") if money else None,
@@ -185,13 +186,6 @@ def started(doc: Mapping[str, Any]) -> str:
         if isinstance(event, dict) and isinstance(event.get("at"), str):
             return event["at"]
     return ""
-
-
-def _cents(amount: str) -> int:
-    """'-1.25' -> -125 (results give money as strings with two decimals)."""
-    sign = -1 if amount.startswith("-") else 1
-    whole, _, part = amount.lstrip("-").partition(".")
-    return sign * (int(whole) * 100 + int((part + "00")[:2]))
 
 
 # --- each game's own figures --------------------------------------------------------------------
@@ -230,15 +224,10 @@ def _served(entry: escalero.Entry, rules: Mapping[str, Any]) -> bool:
 def _euchre(state: euchre.State, result: dict) -> dict[str, dict[str, int]]:
     """Marches and euchres are the team's (as on the end screen: a euchre is a hand the team
     won as defenders); a loner is the player's own hand alone, making or defending."""
-    out = {}
-    for player in state.setup.players:
-        team = state.setup.side_of(player).name
-        out[player] = {
-            "marches": sum(h.makers == team and h.outcome is euchre.Outcome.MARCH for h in state.hands),
-            "euchres": sum(team in h.scored and h.outcome is euchre.Outcome.EUCHRED for h in state.hands),
-            "loners": sum((h.alone and h.maker == player) or h.defender_alone == player for h in state.hands),
-        }
-    return out
+    sides, lone = euchre.tally(state), euchre.lone_hands(state)
+    return {player: {"marches": sides[state.setup.side_of(player).name]["march"],
+                     "euchres": sides[state.setup.side_of(player).name]["euchred"], "loners": lone[player]}
+            for player in state.setup.players}
 
 
 def _kaques(state: kaques.State, result: dict) -> dict[str, dict[str, int]]:

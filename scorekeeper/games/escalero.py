@@ -350,14 +350,6 @@ def apply(state: State, event: Mapping[str, Any]) -> State:
     return replace(state, pads=pads, entries=state.entries + (entry,))
 
 
-def can_score(state: State, event: Mapping[str, Any]) -> bool:
-    try:
-        verify_score(state, event)
-    except RuleError:
-        return False
-    return True
-
-
 def writers(state: State) -> frozenset[str]:
     side = state.side_on_turn
     return frozenset(state.setup.side(side).members) if side else frozenset()

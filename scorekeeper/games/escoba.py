@@ -576,14 +576,6 @@ def verify_draft(state: State, payload: Any) -> dict[str, int]:
     return {side.name: given.get(side.name, 0) for side in state.setup.sides}
 
 
-def can_round(state: State, event: Mapping[str, Any]) -> bool:
-    try:
-        verify_round(state, event)
-    except RuleError:
-        return False
-    return True
-
-
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if event.get("type") != "round":
         raise RuleError("Escoba has only round events, not %(type)s", type=describe(event.get("type")))

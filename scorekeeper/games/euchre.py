@@ -413,14 +413,6 @@ def verify_hand(state: State, event: Mapping[str, Any]) -> Hand:
     return Hand(state.dealer, maker, makers.name, tricks, alone, defender_alone, trump, team, points, scored)
 
 
-def can_hand(state: State, event: Mapping[str, Any]) -> bool:
-    try:
-        verify_hand(state, event)
-    except RuleError:
-        return False
-    return True
-
-
 def _preview(state: State, maker: str, tricks: int, alone: bool, defender_alone: str | None) -> Hand:
     event = {"type": "hand", "maker": maker, "tricks": tricks}
     # only what was chosen: the two- and three-handed forms refuse the flags even when false
@@ -452,10 +444,6 @@ def verify_redeal(state: State) -> Redeal:
     return Redeal(state.dealer)
 
 
-def can_redeal(state: State) -> bool:
-    return not state.finished
-
-
 def apply(state: State, event: Mapping[str, Any]) -> State:
     kind = event.get("type")
     if kind == "hand":
@@ -482,12 +470,40 @@ def next_deal(state: State) -> tuple[str, str] | None:
     return state.dealer, leader(state.setup, state.dealer)
 
 
-def last_hand(state: State) -> tuple[str, str] | None:
-    """(dealer, leader) of the last hand played, with its lone players; None before any."""
-    if not state.hands:
-        return None
-    hand = state.hands[-1]
-    return hand.dealer, leader(state.setup, hand.dealer, hand.maker, hand.alone, hand.defender_alone)
+def tally(state: State) -> dict[str, dict[str, int]]:
+    """Per side, over the hands played: hands it made, marches, euchres (hands it won as
+    defenders) and lone hands (its players', making or defending) — for the end screen and
+    the statistics alike.
+
+    >>> from scorekeeper.games.base import make_setup
+    >>> game = start(make_setup(["A", "B", "C", "D"], [("AC", ["A", "C"]), ("BD", ["B", "D"])]), {"target": 10})
+    >>> game = apply(apply(game, {"type": "hand", "maker": "A", "tricks": 5}),
+    ...              {"type": "hand", "maker": "B", "tricks": 2, "defender_alone": "C"})
+    >>> tally(game)["AC"], tally(game)["BD"]
+    ({'made': 1, 'march': 1, 'euchred': 1, 'alone': 1}, {'made': 0, 'march': 0, 'euchred': 0, 'alone': 0})
+    """
+    sides = {side.name: {"made": 0, "march": 0, "euchred": 0, "alone": 0} for side in state.setup.sides}
+    for player, lone in lone_hands(state).items():
+        sides[state.setup.side_of(player).name]["alone"] += lone
+    for hand in state.hands:
+        if hand.outcome is Outcome.EUCHRED:
+            for side in hand.scored:
+                sides[side]["euchred"] += 1  # the defenders euchred the makers
+        else:
+            sides[hand.makers]["made"] += 1
+            sides[hand.makers]["march"] += hand.outcome is Outcome.MARCH
+    return sides
+
+
+def lone_hands(state: State) -> dict[str, int]:
+    """Per player, the hands they played alone, making or defending."""
+    lone = dict.fromkeys(state.setup.players, 0)
+    for hand in state.hands:
+        if hand.alone:
+            lone[hand.maker] += 1
+        if hand.defender_alone:
+            lone[hand.defender_alone] += 1
+    return lone
 
 
 def default_teams(players: list[str], rules: Mapping[str, Any] | None = None) -> list[dict] | None:

@@ -72,14 +72,6 @@ def keep_score(dice: Sequence[int]) -> int:
     return points
 
 
-def can_keep(dice: Sequence[int]) -> bool:
-    try:
-        keep_score(dice)
-    except RuleError:
-        return False
-    return True
-
-
 def scores(throw: Iterable[int]) -> bool:
     """Whether a throw has any die worth keeping; a throw without one is a Kaque.
 
@@ -440,14 +432,6 @@ def verify_draft(state: State, payload: Any) -> TurnState:
         raise RuleError("throw %(number)s scores nothing: Le Kaque! ends the turn, so enter it as the turn",
                         number=turn.number - 1)
     return turn
-
-
-def can_turn(state: State, event: Mapping[str, Any]) -> bool:
-    try:
-        verify_turn(state, event)
-    except RuleError:
-        return False
-    return True
 
 
 def apply(state: State, event: Mapping[str, Any]) -> State:

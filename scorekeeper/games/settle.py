@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from fractions import Fraction
 from typing import Mapping
 
@@ -39,6 +39,17 @@ def cents_text(cents: int) -> str:
     """'-1.50' for -150."""
     sign = "-" if cents < 0 else ""
     return f"{sign}{abs(cents) // 100}.{abs(cents) % 100:02d}"
+
+
+def text_cents(amount: str) -> int:
+    """The other way round: a result's money text to cents.
+
+    >>> text_cents("-1.25"), text_cents("3.5"), text_cents("0.00")
+    (-125, 350, 0)
+    """
+    sign = -1 if amount.startswith("-") else 1
+    whole, _, part = amount.lstrip("-").partition(".")
+    return sign * (int(whole) * 100 + int((part + "00")[:2]))
 
 
 def fewest_transfers(balances: Mapping[str, int]) -> list[tuple[str, str, int]]:
@@ -99,7 +110,3 @@ def _settle_group(balances: dict[str, int]) -> list[tuple[str, str, int]]:
         balances[debtor] += amount
         balances[creditor] -= amount
     return payments
-
-
-def decimal_text(value: Decimal) -> str:
-    return str(value.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))

@@ -6,61 +6,16 @@ Playwright never downloads a browser here: it drives /usr/bin/chromium.
 from __future__ import annotations
 
 import os
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 
 import pytest
+
+from tests.support import Server
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 2}
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-class Server:
-    """`scorekeeper serve` on a free port with its own instance folder."""
-
-    def __init__(self, instance, workers: int = 1):
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        env = {**os.environ, "SCOREKEEPER_INSTANCE": str(instance), "SCOREKEEPER_LIMITS": "off",
-               "SCOREKEEPER_BASE_URL": self.url}
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1",
-             "--port", str(self.port), "--workers", str(workers)],
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(self.url + "/", timeout=1)
-                return
-            except OSError:
-                if self.process.poll() is not None:
-                    error = self.process.stderr.read().decode()
-                    self.process.stderr.close()
-                    raise RuntimeError(error)
-                time.sleep(0.1)
-        raise RuntimeError("server did not start")
-
-    def stop(self) -> None:
-        self.process.send_signal(signal.SIGINT)  # gunicorn's quick shutdown: streams end now
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.process.stderr.close()
 
 
 @pytest.fixture(scope="module")

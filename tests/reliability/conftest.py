@@ -13,11 +13,7 @@ import http.client
 import json
 import os
 import re
-import signal
-import socket
 import sqlite3
-import subprocess
-import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -27,6 +23,8 @@ from types import SimpleNamespace
 from urllib.parse import urlencode
 
 import pytest
+
+from tests.support import Server, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 FIGURES = Path(os.environ.get("SCOREKEEPER_FIGURES") or ROOT / "build" / "reliability.json")
@@ -89,92 +87,6 @@ def pytest_runtest_logreport(report):
 # --- the production server -----------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-class Server:
-    """`scorekeeper serve` (gunicorn, gevent workers) on 127.0.0.1 in its own process group, so
-    `kill()` takes the master and every worker down at once, like a power cut."""
-
-    def __init__(self, instance: Path, workers: int = 2) -> None:
-        self.instance = Path(instance)
-        self.instance.mkdir(parents=True, exist_ok=True)
-        self.workers = workers
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.database = self.instance / "scorekeeper.db"
-        self.process: subprocess.Popen | None = None
-        self.start()
-
-    def start(self, timeout: float = 30) -> None:
-        env = {**os.environ, "SCOREKEEPER_INSTANCE": str(self.instance), "SCOREKEEPER_BASE_URL": self.url,
-               "SCOREKEEPER_LIMITS": "off"}  # the limits have tests of their own
-        with open(self.instance / "server.log", "ab") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1",
-                 "--port", str(self.port), "--workers", str(self.workers)],
-                env=env, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True, cwd=ROOT)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited: {self.log_tail()}")
-            try:
-                if WebPhone(self.url, timeout=2).get("/").status == 200:
-                    return
-            except OSError:
-                pass
-            time.sleep(0.05)
-        self.kill()
-        raise RuntimeError(f"the server did not start: {self.log_tail()}")
-
-    def kill(self) -> None:
-        """SIGKILL to the whole process group: no handler, no flush, no goodbye."""
-        if self.process and self.process.poll() is None:
-            try:
-                os.killpg(self.process.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            self.process.wait(10)
-        self._reap()
-
-    def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                pass
-        self.kill()
-
-    def _reap(self) -> None:
-        """Wait (bounded) until no process of the group is left, so the next start binds freely."""
-        if not self.process:
-            return
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                os.killpg(self.process.pid, 0)
-            except (ProcessLookupError, PermissionError):
-                return
-            try:
-                os.killpg(self.process.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                return
-            time.sleep(0.02)
-
-    def log_tail(self, lines: int = 30) -> str:
-        try:
-            return "\n".join((self.instance / "server.log").read_text(errors="replace").splitlines()[-lines:])
-        except OSError:
-            return "(no log)"
-
-    def server_errors(self) -> list[str]:
-        """Tracebacks the server logged (an exception in a view is logged at error level)."""
-        text = (self.instance / "server.log").read_text(errors="replace") if (self.instance / "server.log").exists() else ""
-        return [line for line in text.splitlines() if "Traceback" in line or "Exception on" in line]
 
 
 # --- a phone over real HTTP ----------------------------------------------------------------------

@@ -35,6 +35,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from scorekeeper import create_app
 from scorekeeper.cli import cli
+from tests.support import Phone
 
 SECTION = "fuzz"
 EXAMPLES = int(os.environ.get("SCOREKEEPER_FUZZ_EXAMPLES", "100"))  # per route (reads get a third)
@@ -51,37 +52,11 @@ NAMES = {"escalero": ["Fenna", "Gus"], "euchre": ["Hal", "Ida", "Jo", "Kit"],
 # --- the world the fuzzer attacks: one app, four tables with some history -------------------------
 
 
-class Device:
-    """A Flask test client acting as one phone (its cookie and CSRF token)."""
-
-    def __init__(self, app) -> None:
-        self.app = app
-        self.client = app.test_client()
-        self.csrf = None
-
-    def get(self, url, **kwargs):
-        response = self.client.get(url, **kwargs)
-        found = re.search(r'name="csrf" content="([^"]+)"', response.get_data(as_text=True))
-        if found:
-            self.csrf = found.group(1)
-        return response
-
-    def post(self, url, data=None, **kwargs):
-        if self.csrf is None:
-            self.get("/")
-        return self.client.post(url, data={"csrf": self.csrf, **(data or {})},
-                                headers={"X-Requested-With": "fetch"}, **kwargs)
-
-    @property
-    def cookie(self) -> str:
-        return self.client.get_cookie("session").value
-
-
 @pytest.fixture(scope="module")
 def world(tmp_path_factory):
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path_factory.mktemp("fuzz") / "fuzz.db"),
                       "SECRET_KEY": "fuzz-secret", "STREAM_SECONDS": 0.05, "KEEPALIVE_SECONDS": 0.02})
-    host = Device(app)
+    host = Phone(app)
     tables = {}
     for game, players in NAMES.items():
         response = host.post(f"/new/{game}", {"player": players})
@@ -91,7 +66,7 @@ def world(tmp_path_factory):
         seats = dict((name, seat) for seat, name in re.findall(r'name="seat" value="(\d+)">([^<]+)<', page))
         phones = {}
         for name in players:
-            phones[name] = Device(app)
+            phones[name] = Phone(app)
             phones[name].get(f"/t/{token}")
             assert phones[name].post(f"/t/{token}/join", {"seat": seats[name]}).status_code == 303
         tables[game] = {"token": token, "board": re.search(r"/b/([\w-]+)", page).group(1),
@@ -115,7 +90,7 @@ def world(tmp_path_factory):
         | {"at": None, "by": None, "note": None})}))
     assert [r.status_code for r in made] == [200] * len(made)
     audit(app.config["DATABASE"])
-    stranger = Device(app)
+    stranger = Phone(app)
     stranger.get("/")
     expired = app.session_interface.get_signing_serializer(app)
 
@@ -151,7 +126,7 @@ def world(tmp_path_factory):
             "database": app.config["DATABASE"]}
 
 
-def _session_of(app, device: Device) -> str:
+def _session_of(app, device: Phone) -> str:
     serializer = app.session_interface.get_signing_serializer(app)
     return serializer.loads(device.cookie)["device"]
 
@@ -616,7 +591,7 @@ def test_the_real_command_refuses_bad_files_in_one_line(tmp_path, command, conte
 def test_faults_found_by_fuzzing_stay_fixed(world, figures):
     app, host = world["app"], world["host"]
     e = world["tables"]["escalero"]
-    newcomer = Device(app)
+    newcomer = Phone(app)
     newcomer.get(f"/t/{e['token']}")
     before = snapshot(world["database"])
     for response, status in (

@@ -379,11 +379,8 @@ def event_lines(state: escoba.State, event: Mapping[str, Any]) -> list[dict]:
 
 
 def round_number(played: service.Played, recorded: service.Recorded) -> int | None:
-    wanted = recorded.target if recorded.kind == "correct" else recorded.id
-    for index, (entry, _) in enumerate(played.entries):
-        if entry.id == wanted:
-            return index + 1
-    return None
+    index = played.index_of(recorded.target if recorded.kind == "correct" else recorded.id)
+    return None if index is None else index + 1
 
 
 # --- the capture finder -------------------------------------------------------------------------

@@ -233,25 +233,12 @@ def suit_name(suit: str | None) -> str:
 def statistics(played: service.Played) -> dict[str, Any]:
     """For the end screen: per team its marches, euchres it made, lone hands; hands per trump."""
     state: euchre.State = played.state
-    teams = {side.name: {"march": 0, "euchred": 0, "alone": 0, "made": 0} for side in state.setup.sides}
     trumps = {suit: {"hands": 0, "made": 0} for suit in SUITS}
     for hand in state.hands:
-        made = hand.outcome is not euchre.Outcome.EUCHRED
-        if made:
-            teams[hand.makers]["made"] += 1
-        if hand.outcome is euchre.Outcome.MARCH:
-            teams[hand.makers]["march"] += 1
-        if not made:
-            for side in hand.scored:
-                teams[side]["euchred"] += 1  # the defenders euchred the makers
-        if hand.alone:
-            teams[hand.makers]["alone"] += 1
-        if hand.defender_alone:
-            teams[state.setup.side_of(hand.defender_alone).name]["alone"] += 1
         if hand.trump:
             trumps[hand.trump.value]["hands"] += 1
-            trumps[hand.trump.value]["made"] += made
-    return {"teams": teams, "trumps": {suit: n for suit, n in trumps.items() if n["hands"]},
+            trumps[hand.trump.value]["made"] += hand.outcome is not euchre.Outcome.EUCHRED
+    return {"teams": euchre.tally(state), "trumps": {suit: n for suit, n in trumps.items() if n["hands"]},
             "hands": len(state.hands), "redeals": len(state.deals) - len(state.hands),
             "next_dealer": euchre.rematch_rules(state)["first_dealer"]}
 

@@ -17,7 +17,7 @@ from functools import cached_property
 from flask import g
 from flask_babel import get_locale
 
-from ... import service
+from ... import charts, service
 from ...games import kaques
 from ...games.base import RuleError, Text
 from ...games.kaques import CALLED, Call, TurnState
@@ -187,13 +187,8 @@ def chart(played) -> dict[str, Any] | None:
         ticks = [target * i // 4 for i in range(5)]
     else:
         ticks = [y_max * i // 4 for i in range(5)]
-    inner_w, inner_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
-
-    def x(i: int) -> float:
-        return round(LEFT + inner_w * i / max(rounds, 1), 1)
-
-    def y(v: int) -> float:
-        return round(TOP + inner_h * (1 - min(v, y_max) / y_max), 1)
+    frame = charts.Frame(WIDTH, HEIGHT, LEFT, WIDTH - RIGHT, TOP, HEIGHT - BOTTOM, rounds + 1, 0, y_max)
+    x, y = frame.x, frame.y
 
     lines = []
     for player in players:
