@@ -7,25 +7,8 @@ stylesheet colours it, following the theme; no script draws anything.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Sequence
-
-
-@dataclass(frozen=True)
-class Plot:
-    """A line over game after game: the polyline, its dots, the axes' ticks."""
-
-    width: int
-    height: int
-    left: int
-    right: int
-    top: int
-    bottom: int
-    points: str  # "x,y x,y …" for <polyline points>
-    dots: tuple[tuple[float, float, float], ...]  # (x, y, value)
-    yticks: tuple[tuple[float, float], ...]  # (y, value)
-    xticks: tuple[tuple[float, int], ...]  # (x, game number)
-    zero: float | None  # y of the zero line when the values cross it
 
 
 @dataclass(frozen=True)
@@ -57,6 +40,17 @@ class Frame:
     def y(self, value: float) -> float:
         value = min(max(value, self.low), self.high)
         return round(self.top + (self.bottom - self.top) * (self.high - value) / (self.high - self.low), 1)
+
+
+@dataclass(frozen=True)
+class Plot(Frame):
+    """A line over game after game: its frame, the polyline, its dots, the axes' ticks."""
+
+    points: str  # "x,y x,y …" for <polyline points>
+    dots: tuple[tuple[float, float, float], ...]  # (x, y, value)
+    yticks: tuple[tuple[float, float], ...]  # (y, value)
+    xticks: tuple[tuple[float, int], ...]  # (x, game number)
+    zero: float | None  # y of the zero line when the values cross it
 
 
 def nice_step(span: float, ticks: int = 4) -> float:
@@ -103,12 +97,12 @@ def line(values: Sequence[float], width: int = 340, height: int = 170, first: in
     while tick <= high + step / 1000:
         ticks.append((y(tick), round(tick, 2)))
         tick += step
-    return Plot(width, height, left, right, top, bottom,
-                " ".join(f"{px:g},{y(v)}" for px, v in zip(xs, values)),
-                tuple((px, y(v), v) for px, v in zip(xs, values)),
-                tuple(ticks),
-                tuple((xs[i], i + first) for i in range(0, len(values), every)),
-                y(0) if low < 0 < high else None)
+    return Plot(**{f.name: getattr(frame, f.name) for f in fields(Frame)},
+                points=" ".join(f"{px:g},{y(v)}" for px, v in zip(xs, values)),
+                dots=tuple((px, y(v), v) for px, v in zip(xs, values)),
+                yticks=tuple(ticks),
+                xticks=tuple((xs[i], i + first) for i in range(0, len(values), every)),
+                zero=y(0) if low < 0 < high else None)
 
 
 @dataclass(frozen=True)

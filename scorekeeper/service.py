@@ -125,28 +125,27 @@ def undo_refusal(played: Played, who: Viewer, recorded: Recorded) -> Refused | N
     its writer while they sit at the table, until the game is over; the host always."""
     if not played.entries or played.entries[-1][0].id != recorded.id:
         return Refused("Only the last entry can be undone; the host can correct older ones.")
-    if who.read_only or not who.at_table:
-        return Refused("Join the table first: pick your seat, then you can enter results.", 403)
-    if who.is_host:
-        return None
-    if recorded.device != who.device or not who.seat:
-        return Refused("Only the one who wrote it (or the host) can undo this entry.", 403)
-    if played.finished:
-        return Refused("The game is over; only the host can change it now.", 403)
-    return None
+    return _writer_refusal(played, who, recorded, Text("Only the one who wrote it (or the host) can undo this entry."))
 
 
 def correct_refusal(played: Played, who: Viewer, recorded: Recorded | None) -> Refused | None:
     """Why this viewer may not replace this entry (None: they may): its writer while they sit
     at the table, until the game is over; the host, any entry that still counts."""
+    if who.at_table and (recorded is None or played.current(recorded.id) is None):
+        return Refused("That entry is not part of the current game.", 400)
+    return _writer_refusal(played, who, recorded,
+                           Text("Only the one who wrote it (or the host) can correct this entry."))
+
+
+def _writer_refusal(played: Played, who: Viewer, recorded: Recorded, not_yours: Text) -> Refused | None:
+    """The rule undo and correction share: the host always; otherwise the entry's writer while
+    they sit at the table, until the game is over."""
     if who.read_only or not who.at_table:
         return Refused("Join the table first: pick your seat, then you can enter results.", 403)
-    if recorded is None or played.current(recorded.id) is None:
-        return Refused("That entry is not part of the current game.", 400)
     if who.is_host:
         return None
     if recorded.device != who.device or not who.seat:
-        return Refused("Only the one who wrote it (or the host) can correct this entry.", 403)
+        return Refused(not_yours, 403)
     if played.finished:
         return Refused("The game is over; only the host can change it now.", 403)
     return None

@@ -43,21 +43,21 @@ def load_secret_key(app: Flask) -> None:
 
 def device_id() -> str:
     """This browser's id, created on first use."""
-    device = session.get("device")
-    if not isinstance(device, str) or len(device) != 22:
-        device = secrets.token_urlsafe(16)
-        session["device"] = device
-        session.permanent = True
-    return device
+    return _session_secret("device", 16)
 
 
 def csrf_token() -> str:
-    token = session.get("csrf")
-    if not isinstance(token, str) or len(token) != 43:
-        token = secrets.token_urlsafe(32)
-        session["csrf"] = token
+    return _session_secret("csrf", 32)
+
+
+def _session_secret(key: str, size: int) -> str:
+    """A random value kept in the signed session under `key` (`size` bytes, URL-safe)."""
+    value = session.get(key)
+    if not isinstance(value, str) or len(value) != -(-4 * size // 3):  # its base64 length
+        value = secrets.token_urlsafe(size)
+        session[key] = value
         session.permanent = True
-    return token
+    return value
 
 
 def check_csrf() -> None:
