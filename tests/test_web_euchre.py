@@ -92,8 +92,34 @@ def test_a_table_of_three_is_told_euchre_is_for_four(phone):
     host = phone()
     token = host.open_table("euchre", ("Anna", "Ben", "Cleo"))
     page = host.get(f"/t/{token}").get_data(as_text=True)
-    assert "Euchre is for four" in page and "when four have joined" in page
+    assert "Euchre for 4 players" in page and "when 4 have joined" in page
     assert 'name="teams"' not in page
+
+
+def test_the_other_forms_on_the_board(phone, app):
+    """Three-handed: no lone hands offered, a euchre scores both defenders; a Railroad rematch
+    starts with the points carried in."""
+    host = phone()
+    token = host.open_table("euchre", ("Anna", "Ben", "Cleo"), form="three-handed")
+    page = host.get(f"/t/{token}").get_data(as_text=True)
+    assert "data-hand-entry" in page and "data-alone" not in page and "data-lone=" not in page
+    assert "data-defenders" in page and "Euchre for" not in page
+    picker = json.loads(html.unescape(re.search(r'data-picker="([^"]+)"', page).group(1)))
+    assert picker["form"] == "three-handed"
+    euchred = picker["makers"]["Anna"]["points"]["0"][2]  # Anna makes and takes two tricks
+    assert euchred[1] == 2 and sorted([euchred[0], *euchred[2:]]) == [1, 2]  # Ben and Cleo, +2 each
+    assert host.post(f"/t/{token}/euchre/hand", {"event": json.dumps({"type": "hand", "maker": "Anna", "tricks": 2}),
+                                                  "deal": "0"}).status_code == 200
+    assert played_of(app, token).result["points"] == {"Anna": 0, "Ben": 2, "Cleo": 2}
+
+    railroad = host.open_table("euchre", PLAYERS, form="railroad", target=5)
+    for deal in range(3):  # a march a hand for Anna and Cleo: 2, 4, 6 — one past the target
+        hand(host, railroad, deal, maker="Anna", tricks=5)
+    finished = host.get(f"/t/{railroad}").get_data(as_text=True)
+    assert "carry into the rematch" in finished and "Slam!" in finished  # the others never scored
+    assert host.post(f"/t/{railroad}/rematch").status_code == 200
+    again = host.get(f"/t/{railroad}").get_data(as_text=True)
+    assert "1 carried in from the last game" in again
 
 
 def test_partners_side_by_side_are_refused(phone):

@@ -24,11 +24,11 @@
 
   // what a hand of so many tricks is called, and that word with the points (a trick button)
   function gain(row, makerTeam, tricks) {
-    const [team, points] = row[tricks];
+    const [team, points, ...also] = row[tricks];  // also: the other sides scoring as much (three-handed)
     const shown = {points: plus(points)};
     const [word, label] = tricks === 5 ? [t("march"), t("march %(points)s", shown)]
       : tricks >= 3 ? [t("made"), t("made %(points)s", shown)] : [t("euchred"), t("euchred %(points)s", shown)];
-    return {team, points, word, label, theirs: team !== makerTeam};
+    return {team, points, also, word, label, theirs: team !== makerTeam};
   }
 
   function text(el, value) { if (el) el.textContent = value; }
@@ -62,6 +62,8 @@
     const chosen = $("[data-chosen]", p);
     chosen.replaceChildren(...withName(t("%(name)s named trump", {name: MARK}), strong(hand.maker, `team-${maker.team}`)));
     chosen.title = t("%(team)s make", {team: makers});
+    const defenders = $("[data-defenders]", p);  // three-handed: the other two defend together
+    if (defenders) text(defenders, t("%(names)s defend together", {names: maker.defenders.join(" & ")}));
 
     $$("[data-lone]", p).forEach((b) => {
       const name = b.dataset.lone;
@@ -82,17 +84,18 @@
     box.hidden = false;
     const g = gain(row, maker.team, hand.tricks);
     const score = [...data.score];
-    score[g.team] += g.points;
+    for (const team of [g.team, ...g.also]) score[team] += g.points;
+    const scorers = [g.team, ...g.also].map((i) => data.teams[i]).join(" & ");
     const details = [hand.alone ? t("%(name)s alone", {name: hand.maker}) : hand.maker,
       nt("%(num)s trick", "%(num)s tricks", hand.tricks), g.word]
       .concat(hand.defender ? [t("%(name)s alone", {name: hand.defender})] : []);
-    const won = score[g.team] >= data.target;
+    const won = [g.team, ...g.also].some((team) => score[team] >= data.target);
     preview.replaceChildren(
       line(details.join(" · "), "muted"),
       scoreLine(data.teams, score, g.team),
-      won ? line(t("That ends the game: %(team)s first to %(target)s", {team: data.teams[g.team], target: data.target}), "pv-win")
+      won ? line(t("That ends the game: %(team)s first to %(target)s", {team: scorers, target: data.target}), "pv-win")
         : line(t("Led by %(leader)s · %(dealer)s deals next", {leader: maker.leads[key], dealer: data.next_dealer}), "muted small"));
-    confirm.textContent = t("Confirm: %(team)s %(points)s", {team: data.teams[g.team], points: plus(g.points)});
+    confirm.textContent = t("Confirm: %(team)s %(points)s", {team: scorers, points: plus(g.points)});
     const event = {type: "hand", maker: hand.maker, tricks: hand.tricks};
     if (hand.alone) event.alone = true;
     if (hand.defender) event.defender_alone = hand.defender;

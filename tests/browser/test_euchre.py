@@ -146,3 +146,70 @@ def test_two_phones_play_a_game_to_ten(server, new_phone):
     anna.wait_for_selector("#board [data-hand-entry]")
     assert "Ben deals · Cleo leads" in anna.inner_text(".deal-line")
     assert "Anna & Cleo" in anna.inner_text(".race")
+
+
+def open_form(page, server, names, form, **rules):
+    page.goto(server.url + "/new/euchre")
+    for i, name in enumerate(names):
+        page.fill(f"input[name=player] >> nth={i}", name)
+    page.select_option("[name=rule_form]", form)
+    for key, value in rules.items():
+        page.fill(f"[name=rule_{key}]", str(value))
+    page.click("text=Open the table")
+    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    return page.url
+
+
+def test_three_phones_play_a_three_handed_game_to_ten(server, new_phone):
+    """Cut-throat: each for themselves, no lone hands, the other two defend together and a
+    euchre scores both of them."""
+    host = new_phone()
+    link = open_form(host, server, ("Anna", "Ben", "Cleo"), "three-handed")
+    phones = {}
+    for name in ("Anna", "Ben", "Cleo"):
+        page = new_phone()
+        page.goto(link)
+        page.click(f"#join button:has-text('{name}')")
+        page.wait_for_selector("#board [data-hand-entry]")
+        phones[name] = page
+    anna, ben, cleo = phones.values()
+    assert anna.locator("#board [data-alone]").count() == 0
+    anna.click("#board .maker[data-maker='Anna']")
+    assert anna.inner_text("#board [data-defenders]") == "Ben & Cleo defend together"
+    anna.click("#board [data-tricks='1']")
+    assert anna.inner_text("#board [data-confirm]") == "Confirm: Ben & Cleo +2"
+    anna.click("#board [data-confirm]")
+    wait_score(cleo, [0, 2, 2])
+    # then Ben marches (+3) and makes (+1) until he reaches 10, entered from every phone in turn
+    marches = [(ben, "Ben", 5)] * 2 + [(cleo, "Ben", 3), (anna, "Ben", 5)]
+    expected = [0, 2, 2]
+    for page, maker, tricks in marches:
+        enter(page, maker, tricks)
+        expected[1] += 3 if tricks == 5 else 1
+        wait_score(cleo, expected)
+    for page in (anna, ben, cleo):
+        page.wait_for_selector("#board .settle")
+        assert "Ben" in page.inner_text("#board .settle .winner")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_a_railroad_game_rematches_with_its_laps(server, new_phone):
+    host = new_phone()
+    link = open_form(host, server, ("Anna", "Ben", "Cleo", "Dora"), "railroad", target=5)
+    host.click("#join button:has-text('Anna')")
+    host.wait_for_selector("#board .race-team.mine")
+    ben = new_phone()
+    ben.goto(link)
+    ben.click("#join button:has-text('Ben')")
+    ben.wait_for_selector("#board [data-hand-entry]")
+    enter(ben, "Ben", 3)  # Ben & Dora 1 ...
+    for _ in range(3):  # ... then Anna & Cleo march: 2, 4, 6 — one lap past the target
+        enter(host, "Anna", 5)
+    for page in (host, ben):
+        page.wait_for_selector("#board .settle")
+        assert "carry into the rematch" in page.inner_text("#board .settle")
+    ben.click("#board button:has-text('Rematch')")
+    for page in (host, ben):
+        page.wait_for_selector("#board .race-carried")
+        assert "1 carried in from the last game" in page.inner_text("#board .race")
+    assert score(ben) == [1, 0]

@@ -36,6 +36,7 @@ class TeamView:
     score: int
     mine: bool
     won: bool
+    carried: int = 0  # Railroad: points carried in from the last game (counted in `score`)
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,18 @@ class EuchreView:
     leader: str | None
     players: tuple[tuple[str, int], ...]  # (name, team index) in seat order
     me: str | None
+    form: str  # partnership, two-handed, three-handed or railroad
     red = RED_SUITS
+
+    @property
+    def lone_hands(self) -> bool:
+        """Whether a player may go alone: in the partnership forms only."""
+        return self.form in euchre.PARTNERSHIPS
+
+    @property
+    def slam(self) -> bool:
+        """A Railroad slam: the winner took two games."""
+        return max((self.played.result.get("games") or {}).values(), default=1) == 2
 
     @cached_property
     def picker(self) -> str:
@@ -89,15 +101,16 @@ def view(ctx, played: service.Played) -> EuchreView | None:
     score = state.score()
     me = ctx.who.name if ctx.who.name in state.setup.players else None
     mine = state.setup.side_of(me).name if me else None
+    carried = state.starting()
     teams = [TeamView(side.name, side.members, number, score[side.name], side.name == mine,
-                      side.name == state.winner)
+                      side.name == state.winner, carried.get(side.name, 0))
              for number, side in enumerate(state.setup.sides)]
     upcoming = euchre.next_deal(state)
     players = team_index(state)
     return EuchreView(played, tuple(teams), state.rules["target"], state.rules["target"] <= MAX_PIPS,
                      len(state.hands) + 1, len(state.deals), upcoming[0] if upcoming else None,
                      upcoming[1] if upcoming else None,
-                     tuple((player, players[player]) for player in state.setup.players), me)
+                     tuple((player, players[player]) for player in state.setup.players), me, str(state.form))
 
 
 def picker_data(played: service.Played) -> str:
@@ -117,19 +130,19 @@ def picker_data(played: service.Played) -> str:
                 row = []
                 try:
                     for tricks in range(euchre.TRICKS + 1):
-                        # (the two- and three-handed forms have no lone hands, and a three-handed
-                        # euchre scores both defenders: shown here as the first; the web half of
-                        # issue 17 adapts the picker to those forms)
+                        # [the side that scores, its points, every other side scoring as much]:
+                        # a three-handed euchre scores both defenders
                         scores = euchre.hand_scores(state, maker, tricks, alone, defender)
-                        team, scored = next(iter(scores.items()))
-                        row.append([index[setup.side(team).members[0]], scored])
-                except RuleError:
+                        teams = [index[setup.side(team).members[0]] for team in scores]
+                        row.append([teams[0], next(iter(scores.values())), *teams[1:]])
+                except RuleError:  # no lone hands in the two- and three-handed forms
                     continue
                 points[key] = row
                 leads[key] = euchre.leader(setup, state.dealer, maker, alone, defender)
         makers[maker] = {"team": index[maker], "partner": euchre.partner_of(setup, maker),
                          "defenders": defenders, "points": points, "leads": leads}
-    return json.dumps({"teams": [side.name for side in setup.sides], "score": list(state.score().values()),
+    return json.dumps({"form": str(state.form), "teams": [side.name for side in setup.sides],
+                       "score": list(state.score().values()),
                        "target": state.rules["target"],
                        "dealer": state.dealer, "next_dealer": euchre.left_of(setup, state.dealer),
                        "makers": makers}, ensure_ascii=False)
