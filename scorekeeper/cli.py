@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import click
@@ -161,6 +162,27 @@ def backup(file: str) -> None:
             os.unlink(temporary)
         fail(f"cannot back up to {file}: {getattr(error, 'strerror', None) or error}")
     click.echo(f"Backed up to {file}")
+
+
+@cli.command()
+@click.argument("file", metavar="FILE", type=click.Path(exists=True, dir_okay=False))
+@with_appcontext
+def restore(file: str) -> None:
+    """Put a backup (from `scorekeeper backup`) in the place of the database.
+
+    Refused while the server runs on it; the backup must pass SQLite's integrity check; the
+    stale -wal and -shm a crash leaves beside the database are removed, and the backup is
+    swapped in atomically. Keep instance/secret_key: it signs the phones' cookies.
+    """
+    from flask import current_app
+
+    from . import store
+
+    try:
+        store.restore(os.path.abspath(file), os.path.abspath(current_app.config["DATABASE"]))
+    except RuntimeError as error:
+        fail(str(error))
+    click.echo(f"Restored {file}; start the server again")
 
 
 def main() -> None:

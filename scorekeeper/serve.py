@@ -32,7 +32,7 @@ def terminal_qr(text: str) -> str:
 def run(host: str, port: int, workers: int, instance: str | None = None) -> None:
     from gunicorn.app.base import BaseApplication
 
-    from . import create_app
+    from . import create_app, store
 
     class Server(BaseApplication):
         def load_config(self) -> None:
@@ -54,6 +54,10 @@ def run(host: str, port: int, workers: int, instance: str | None = None) -> None
                 return timing.instrument(app)
             return app
 
+    # held for the server's life, shared with its workers (and any other server on the same
+    # database): `scorekeeper restore` refuses while it is held
+    if store.serving_lock(create_app().config["DATABASE"]) is None:
+        raise click.ClickException("the database is being restored: try again in a moment")
     url = lan_url(host, port)
     click.echo(f"Scorekeeper is running. Phones open: {url}")
     click.echo(terminal_qr(url))

@@ -6,7 +6,11 @@ in WAL mode, so an acknowledged entry survives `kill -9` and a power cut.
 
 from __future__ import annotations
 
+import fcntl
+import os
+import shutil
 import sqlite3
+import tempfile
 import threading
 from collections import OrderedDict
 from typing import Any
@@ -135,6 +139,66 @@ def connect(path: str, folds: FoldCache | None = None, limits: dict[str, Any] | 
     db.enable_wal()
     conn.execute("PRAGMA synchronous = FULL")  # fsync at every commit, WAL included
     return db
+
+
+def serving_lock(database: str, exclusive: bool = False) -> int | None:
+    """The lock on `<database>.serving`, held for as long as the returned descriptor stays open
+    (forked workers share it): every running server holds it shared; `restore` needs it
+    alone (`exclusive`), and gets None while any server runs on this database."""
+    descriptor = os.open(database + ".serving", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(descriptor, (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB)
+    except OSError:
+        os.close(descriptor)
+        return None
+    return descriptor
+
+
+def restore(backup: str, database: str) -> None:
+    """Put a backup in the place of the database, while no server runs on it: the backup must
+    pass SQLite's integrity check; the database's stale -wal and -shm (a crash leaves them) go,
+    or SQLite would replay them into the restored file; the copy is written beside the
+    database, synced and renamed into place, so the database is always the old or the new one.
+    RuntimeError (one line for the command) when it cannot."""
+    descriptor = serving_lock(database, exclusive=True)
+    if descriptor is None:
+        raise RuntimeError("a server is running on this database: stop it first")
+    try:
+        check = sqlite3.connect(f"file:{backup}?mode=ro", uri=True)
+        try:
+            ok = check.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+            tables = {row[0] for row in check.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        except sqlite3.DatabaseError:  # not SQLite at all
+            ok, tables = False, set()
+        finally:
+            check.close()
+        if not ok or not {"tables", "games", "events"} <= tables:
+            raise RuntimeError(f"{backup} is not a whole Scorekeeper database (SQLite's integrity check)")
+        handle, temporary = tempfile.mkstemp(prefix=".restore-", suffix=".db", dir=os.path.dirname(database))
+        os.close(handle)
+        try:
+            shutil.copyfile(backup, temporary)
+            copy = sqlite3.connect(temporary)
+            copy.execute("PRAGMA journal_mode = DELETE")  # the backup's own WAL state stays behind
+            copy.close()
+            with open(temporary, "rb") as written:
+                os.fsync(written.fileno())
+            for stale in (database + "-wal", database + "-shm"):
+                if os.path.exists(stale):
+                    os.unlink(stale)
+            os.replace(temporary, database)
+        finally:
+            if os.path.exists(temporary):
+                os.unlink(temporary)
+        directory = os.open(os.path.dirname(database), os.O_RDONLY)
+        try:
+            os.fsync(directory)
+        finally:
+            os.close(directory)
+    except (sqlite3.Error, OSError) as error:
+        raise RuntimeError(f"cannot restore {backup}: {getattr(error, 'strerror', None) or error}") from None
+    finally:
+        os.close(descriptor)
 
 
 def migrate(db: sqlite_utils.Database) -> None:

@@ -107,6 +107,10 @@ ROWS = [
       R + "test_backup.py::test_backup_refuses_in_one_line_and_never_leaves_half_a_file"], "backup",
      "{backups_taken_while_writing} backups while writing ({entries_in_copies} entries checked "
      "in them); {tables_restored} tables restored identical; {bad_targets_refused} bad targets refused"),
+    ("`scorekeeper restore FILE` after a crash gives back exactly the backup: refused while a server "
+     "runs, the crash's stale -wal and -shm removed, the file checked and swapped in atomically.",
+     [R + "test_backup.py::test_restore_after_a_crash_gives_back_exactly_the_backup"], "backup",
+     "{restores_after_a_crash} restore after kill -9, integrity ok, the backup row for row"),
     ("Nobody floods the server: tables and imports are limited per device and per address per hour "
      "(a 429 that says why, nothing written); a log of more than 2,000 events is refused.",
      [R + "test_moderation.py::test_tables_and_imports_per_device_and_address_are_limited",

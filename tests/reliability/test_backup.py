@@ -166,3 +166,52 @@ def test_backup_refuses_in_one_line_and_never_leaves_half_a_file(tmp_path, figur
     assert copy.execute("SELECT count(*) FROM events").fetchone()[0] == 60
     copy.close()
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".backup-")] == []  # no temporary left
+
+
+def run_restore(instance, backup) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "scorekeeper", "restore", str(backup)],
+                          env={**os.environ, "SCOREKEEPER_INSTANCE": str(instance)},
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_restore_after_a_crash_gives_back_exactly_the_backup(kit, tmp_path, figures):
+    """Backup, more writes, `kill -9` (a -wal full of newer pages stays beside the database),
+    restore: SQLite used to replay that stale -wal into the restored file (a malformed
+    database, 500s). `scorekeeper restore` refuses while the server runs, removes the stale
+    -wal and -shm, and the server starts on exactly the backup."""
+    server = kit.Server(tmp_path / "live", workers=2)
+    writer = Writer(kit, server)
+    backup = tmp_path / "backup.db"
+    try:
+        writer.start()
+        time.sleep(0.5)
+        assert run_backup(server.instance, backup).returncode == 0
+        refused = run_restore(server.instance, backup)  # the server runs: refused, nothing touched
+        assert refused.returncode == 2 and "stop it first" in refused.stderr
+        time.sleep(0.5)  # more entries after the backup ...
+        writer.stop.set()
+        writer.join(30)
+        assert writer.error is None, writer.error
+    finally:
+        writer.stop.set()
+        server.kill()  # ... and a power cut
+    assert (server.instance / "scorekeeper.db-wal").exists()
+    assert len(entry_keys(backup, writer.token)) < len(writer.acknowledged())
+    done = run_restore(server.instance, backup)
+    assert done.returncode == 0, done.stderr
+    assert not (server.instance / "scorekeeper.db-wal").exists()
+    assert rows(server.database) == rows(backup)
+    assert sqlite3.connect(server.database).execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    restarted = kit.Server(server.instance, workers=1)
+    try:
+        reader = kit.WebPhone(restarted.url)
+        assert reader.get(f"/b/{writer.board}/board").status == 200
+        assert reader.get("/players").status == 200
+        assert not restarted.server_errors()
+    finally:
+        restarted.stop()
+    figures.add(SECTION, "restores_after_a_crash")
+    bad = tmp_path / "not-a-database.db"
+    bad.write_text("hello")
+    refused = run_restore(server.instance, bad)
+    assert refused.returncode == 2 and "not a whole Scorekeeper database" in refused.stderr
