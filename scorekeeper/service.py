@@ -21,6 +21,7 @@ from typing import Any, Callable, Iterable, TypeVar
 import sqlite_utils
 
 from .gamelog import FORMAT, Game, LogError, clean_event, read_header
+from .names import clean_name, skeleton
 from .games import ENGINES
 from .games.base import Both, Either, RuleError, Text
 from .games.settle import fewest_transfers, text_cents
@@ -417,10 +418,10 @@ def create_table(db: sqlite_utils.Database, device: str, game: str, rules: Any,
     engine = ENGINES.get(game)
     if engine is None:
         raise Refused("There is no game called %(game)s.", 400, game=repr(game))
-    names = [n.strip() for n in names if n and n.strip()]
+    names = [clean_name(n) for n in names if n and clean_name(n)]
     seating = [(n, "player") for n in names]
-    if scribe and scribe.strip():
-        seating.append((scribe.strip(), "scribe"))
+    if scribe and clean_name(scribe):
+        seating.append((clean_name(scribe), "scribe"))
     _check_names([n for n, _ in seating])
     header = {"format": FORMAT, "game": game, "players": names, "rules": rules or {}}
     teams = teams or _default_teams(engine, names, header["rules"])
@@ -444,19 +445,25 @@ def _free_code(db: sqlite_utils.Database) -> str:
 
 
 def _check_names(names: list[str]) -> None:
+    """Refuse too many names, long ones, and two that look the same (names.skeleton: "Anna"
+    beside a Cyrillic "Аnna", "ANNA" or "Ánna")."""
     seen: dict[str, str] = {}
     if len(names) > MAX_SEATS:
         raise Refused("A table has at most %(seats)s seats.", 400, seats=MAX_SEATS)
     for name in names:
         if len(name) > 40:
             raise Refused("The name %(name)s… is longer than 40 characters.", 400, name=repr(name[:40]))
-        if name.casefold() in seen:
-            first = seen[name.casefold()]
+        looks = skeleton(name)
+        if looks in seen:
+            first = seen[looks]
             if first == name:
                 raise Refused("%(name)s is at the table twice: give each player their own name.", 400, name=name)
-            raise Refused("%(names)s are at the table twice: give each player their own name.", 400,
+            if first.casefold() == name.casefold():
+                raise Refused("%(names)s are at the table twice: give each player their own name.", 400,
+                              names=Both((first, name)))
+            raise Refused("%(names)s look the same at the table: give each player a name of their own.", 400,
                           names=Both((first, name)))
-        seen[name.casefold()] = name
+        seen[looks] = name
 
 
 def _check_header(header: dict, allow_unseated: bool = False) -> Game | None:
@@ -529,7 +536,7 @@ def _join(change: Write, seat_id: Any, new_name: str | None, address: str | None
     approved = int(not table.get("approve_seats") or device == table["host_device"])
     if new_name is not None:
         spend(db, NEW_SEATS, None, address)
-        name = new_name.strip()
+        name = clean_name(new_name)
         if not name:
             raise Refused("Type your name to take a new seat.", 400)
         if _entries_made(db, change.game["id"]):
@@ -926,6 +933,7 @@ def import_log(db: sqlite_utils.Database, doc: Any, device: str = "import", addr
     if len(game.setup.players) > MAX_SEATS:
         raise LogError("players: a table has at most %(seats)s seats, this log has %(players)s players",
                        seats=MAX_SEATS, players=len(game.setup.players))
+    _check_names(list(game.setup.players))  # no look-alike names at one table, imported or not
     fold_log(game, doc["events"])  # refuse before writing anything
     header = {k: v for k, v in doc.items() if k != "events"}
 

@@ -202,7 +202,10 @@ def restore(backup: str, database: str) -> None:
 
 
 def migrate(db: sqlite_utils.Database) -> None:
-    migrations.apply(db)
+    """Bring the schema up to date, holding the write lock throughout: workers starting at the
+    same moment on a new database take turns (they used to fail with "database is locked")."""
+    with immediate(db):
+        migrations.apply(db)
 
 
 class immediate:

@@ -40,7 +40,7 @@ def json_field(name: str):
     text = field(name)
     try:
         return json.loads(text) if text else None
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: a thousand nested brackets (issue 16)
         raise service.Refused("That entry could not be read. Reload the page and try again.", 400) from None
 
 

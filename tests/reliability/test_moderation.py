@@ -5,10 +5,14 @@ business and entries that must say which board they were made on."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 import time
 
 from scorekeeper import service, store
+from tests.support import ROOT
 
 F35 = {"type": "score", "column": 1, "row": "F", "value": 35}
 SECTION = "moderation"
@@ -169,3 +173,40 @@ def test_an_entry_must_say_which_board_it_was_made_on(app, phone, figures):
     db = db_of(app)
     table = service.by_join_token(db, token)
     assert len(service.load(db, service.current_game(db, table["id"])).entries) == 1
+
+
+def test_names_that_look_alike_are_refused(phone):
+    """Beside "Anna": a Cyrillic А, a zero-width space, a right-to-left override, full-width
+    letters and a combining accent all made a second "Anna" (one table had three)."""
+    host = phone()
+    token = host.open_table("kaques", players=("Anna", "Ben"))
+    for name in ("Аnna", "Anna\u200b", "\u202eannA", "ＡＮＮＡ", "A\u0301nna", "\u200b\u200b"):
+        refused = phone().post(f"/t/{token}/join", {"name": name}, fetch=False)
+        assert refused.status_code == 400, name
+        said = refused.get_data(as_text=True)
+        assert "look the same" in said or "twice" in said or "Type your name" in said, said
+    opened = host.post("/new/escalero", {"player": ["Anna", "Аnna"]}, fetch=False)
+    assert opened.status_code == 400 and "look the same" in opened.get_data(as_text=True)
+    assert phone().post(f"/t/{token}/join", {"name": "Anne"}, fetch=False).status_code == 303
+
+
+def test_deeply_nested_json_is_a_400_with_words(app, phone):
+    host = phone()
+    token = host.open_table("escalero", players=("Anna", "Ben"))
+    deep = "[" * 1000 + "]" * 1000  # as long as a field may be
+    for path, field in (("entries", "event"), ("correct", "event"), ("teams", "teams")):
+        response = host.post(f"/t/{token}/{path}", {field: deep, "seen": "0", "target": "1", "action": "set"})
+        assert response.status_code == 400 and "could not be read" in response.get_data(as_text=True), path
+
+
+def test_the_secret_key_is_never_read_half_written(tmp_path):
+    """Two processes starting at once on a new instance folder agree on one whole key."""
+    script = ("import sys; from scorekeeper import create_app; "
+              "app = create_app({'DATABASE': sys.argv[1] + '/x.db'}); print(app.config['SECRET_KEY'].hex())")
+    for attempt in range(10):
+        folder = tmp_path / f"instance{attempt}"
+        env = {**os.environ, "SCOREKEEPER_INSTANCE": str(folder), "PYTHONPATH": str(ROOT)}
+        runs = [subprocess.Popen([sys.executable, "-c", script, str(folder)], env=env, stdout=subprocess.PIPE,
+                                 text=True) for _ in range(3)]
+        keys = {run.communicate(timeout=60)[0].strip() for run in runs}
+        assert len(keys) == 1 and len(next(iter(keys))) == 64, keys
