@@ -31,6 +31,7 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 MAX_SEATS = 12
 JOIN_ATTEMPTS = 10  # wrong short codes allowed per address ...
 JOIN_WINDOW = 600  # ... in this many seconds
+CODE_HOURS = 24  # a short code finds its table this long after it opened (the QR code always)
 MAX_LOG_EVENTS = 2000  # events in one imported log, redeals included (a long evening has ~300)
 
 T = TypeVar("T")
@@ -502,7 +503,8 @@ def by_code(db: sqlite_utils.Database, code: str, address: str) -> dict:
         if tries >= JOIN_ATTEMPTS:
             raise Refused("Too many wrong codes from this device. Wait ten minutes, or scan the QR code.", 429)
         clean = "".join(ch for ch in (code or "").upper() if ch.isalnum())[:12]
-        rows = list(db["tables"].rows_where("code = ?", [clean], limit=1))
+        opened_since = datetime.fromtimestamp(time.time() - CODE_HOURS * 3600, timezone.utc).isoformat(timespec="seconds")
+        rows = list(db["tables"].rows_where("code = ? AND created_at >= ?", [clean, opened_since], limit=1))
         if not rows:  # the attempt is kept: the refusal comes after the commit
             db["join_attempts"].insert({"address": address, "at": time.time()})
     if not rows:

@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -38,13 +39,13 @@ class Phone:
             self.csrf = found.group(1)
         return response
 
-    def post(self, url, data=None, fetch=True, **kwargs):
+    def post(self, url, data=None, fetch=True, headers=None, **kwargs):
         """A POST as the page makes it: with the CSRF token, as a script's fetch unless `fetch`
         is false (a plain form)."""
         if self.csrf is None:
-            self.get("/")
+            self.get("/", headers=headers)
         data = {"csrf": self.csrf, **(data or {})}
-        headers = {"X-Requested-With": "fetch"} if fetch else {}
+        headers = {**({"X-Requested-With": "fetch"} if fetch else {}), **(headers or {})}
         return self.client.post(url, data=data, headers=headers, **kwargs)
 
     @property
@@ -114,10 +115,13 @@ class Server:
                 raise RuntimeError(f"the server exited: {self.log_tail()}")
             try:
                 urllib.request.urlopen(self.url + self.ready_path, timeout=2).read()
-                if self.ready():
-                    return
+                answered = True
+            except urllib.error.HTTPError:  # an answer all the same (a host it refuses, say)
+                answered = True
             except OSError:
-                pass
+                answered = False
+            if answered and self.ready():
+                return
             time.sleep(0.05)
         self.kill()
         raise RuntimeError(f"the server did not start: {self.log_tail()}")

@@ -14,7 +14,7 @@ from ..gamelog import LogError, parse_json
 from .context import table_blueprint, table_url
 from .db import get_db
 from .i18n import _, say, translate
-from .security import device_id
+from .security import client_address, device_id
 
 bp = table_blueprint("history", __name__)
 imports = Blueprint("imports", __name__)
@@ -45,7 +45,7 @@ def import_log():
     if not text:
         return render_template("import.html", message=_("Choose a game log file (or paste one) first.")), 400
     try:
-        table = service.import_log(get_db(), parse_json(text), device=device_id(), address=request.remote_addr)
+        table = service.import_log(get_db(), parse_json(text), device=device_id(), address=client_address())
     except LogError as error:
         return render_template("import.html", message=translate(error),
                                text=text if isinstance(text, str) else ""), 400

@@ -30,14 +30,17 @@ def lan_addresses() -> list[str]:
 
 
 def base_url() -> str:
-    """Where phones should go: BASE_URL when set; the address the page was opened with when
-    that is not this machine's loopback; otherwise the LAN address with the same port."""
+    """Where phones should go: BASE_URL when set; the address the page was opened with when it
+    is one of ALLOWED_HOSTS or an address of this machine's own; otherwise this machine's LAN
+    address with the same port. Never a Host header anybody may send (`Host: evil.example`
+    must not end up in the QR code: what DNS rebinding needs)."""
     configured = current_app.config.get("BASE_URL")
     if configured:
         return configured.rstrip("/")
     host = request.host
     hostname, _, port = host.rpartition(":") if host.count(":") == 1 else (host, "", "")
-    if not _is_local(hostname):
+    ours = hostname.lower() in current_app.config.get("ALLOWED_HOSTS", ()) or hostname in lan_addresses()
+    if ours and not _is_local(hostname):
         return request.host_url.rstrip("/")
     addresses = lan_addresses()
     if not addresses:

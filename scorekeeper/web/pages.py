@@ -10,7 +10,7 @@ from ..games.base import RuleError, parse_rules
 from .context import table_url
 from .db import get_db
 from .i18n import _, say
-from .security import device_id
+from .security import client_address, device_id
 from .table import MAX_FIELD, field
 
 bp = Blueprint("pages", __name__)
@@ -60,7 +60,7 @@ def create(game: str):
         _check_seats(engine, rules, names)
         table = service.create_table(get_db(), device_id(), game, rules, names,
                                      scribe=field("scribe") if field("seating") == "scribe" else None,
-                                     address=request.remote_addr)
+                                     address=client_address())
     except service.Refused as refusal:
         return render_template("new.html", engine=engine, values=values, names=names + [""],
                                message=say(refusal)), refusal.status
@@ -119,7 +119,7 @@ def rules_from_form(engine, values: dict[str, str]) -> dict:
 @bp.post("/join")
 def join_by_code():
     try:
-        table = service.by_code(get_db(), field("code"), request.remote_addr or "?")
+        table = service.by_code(get_db(), field("code"), client_address())
     except service.Refused as refusal:
         return render_template("index.html", engines=ENGINES.values(), message=say(refusal),
                                code=field("code")[:12]), refusal.status

@@ -8,11 +8,13 @@ carry the session's CSRF token, in the `X-CSRF-Token` header (htmx) or a `csrf` 
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import os
 import secrets
 import tempfile
 
-from flask import Flask, abort, g, request, session
+from flask import Flask, abort, current_app, g, request, session
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .i18n import _
 
@@ -79,6 +81,29 @@ def check_csrf() -> None:
         abort(403, _("This page has expired. Reload it and try again."))
 
 
+def client_address() -> str:
+    """Whom a limit counts: the client's address (behind trusted proxies, the one they report),
+    an IPv6 address by its /64 — one household or phone network holds a whole /64."""
+    address = request.remote_addr or "?"
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if parsed.version == 6:
+        if parsed.ipv4_mapped:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
+    return str(parsed)
+
+
+def check_host() -> None:
+    """With ALLOWED_HOSTS set, any other Host header is refused (a DNS-rebinding page, or a
+    link built for a host that is not ours)."""
+    allowed = current_app.config.get("ALLOWED_HOSTS")
+    if allowed and request.host.rsplit(":", 1)[0].strip("[]").lower() not in allowed:
+        abort(400, _("This server does not answer to that address."))
+
+
 def set_headers(response):
     response.headers.setdefault("Content-Security-Policy", CSP)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
@@ -92,7 +117,20 @@ def init_app(app: Flask) -> None:
     # Flask's defaults exist for these keys, so they are set, not defaulted
     app.config["SESSION_COOKIE_HTTPONLY"] = True
     app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
-    app.config["PERMANENT_SESSION_LIFETIME"] = 60 * 60 * 24 * 365  # a phone stays in its seat
+    # a phone keeps its seat for a month of pub evenings (each visit renews the cookie); a copy
+    # of an old cookie stops working then, and the host removes a phone from a table at once
+    app.config["PERMANENT_SESSION_LIFETIME"] = 60 * 60 * 24 * 30
+    base = app.config.get("BASE_URL") or ""
+    app.config["SESSION_COOKIE_SECURE"] = base.startswith("https://")
+    hosts = app.config.get("ALLOWED_HOSTS") or os.environ.get("SCOREKEEPER_ALLOWED_HOSTS") or ""
+    if isinstance(hosts, str):
+        hosts = [h.strip() for h in hosts.split(",") if h.strip()]
+    app.config["ALLOWED_HOSTS"] = frozenset(h.lower() for h in hosts)
+    # behind a reverse proxy: how many proxies' X-Forwarded-For/-Proto/-Host to believe
+    hops = int(app.config.get("TRUSTED_PROXIES") or os.environ.get("SCOREKEEPER_TRUSTED_PROXIES") or 0)
+    if hops:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
+    app.before_request(check_host)
     app.before_request(check_csrf)
     app.after_request(set_headers)
     app.jinja_env.globals["csrf_token"] = csrf_token

@@ -23,6 +23,7 @@ from .context import TableContext, table_blueprint
 from .db import close_db, hub
 from .i18n import _, say
 from .links import base_url
+from .security import client_address
 
 bp = table_blueprint("table", __name__)
 
@@ -162,7 +163,7 @@ def join():
     ctx: TableContext = g.ctx
     new_name = field("name") if "name" in request.form else None
     service.join(ctx.db, ctx.table, ctx.who.device, seat_id=field("seat") or None, new_name=new_name,
-                 address=request.remote_addr)
+                 address=client_address())
     hub().notify(ctx.table["id"])
     return redirect(url_for("table.table"), 303)
 

@@ -132,6 +132,24 @@ ROWS = [
      "phones is stored once.",
      [R + "test_moderation.py::test_an_entry_must_say_which_board_it_was_made_on"], "moderation",
      "{same_round_refused} copies of one round refused"),
+    ("No name impersonates another: names are NFKC without invisible or direction-control "
+     "characters, and two that look alike (TR39 skeletons) are refused at one table. Nested JSON "
+     "is a 400; the secret key is never read half-written; new databases migrate once.",
+     [R + "test_moderation.py::test_names_that_look_alike_are_refused",
+      R + "test_moderation.py::test_deeply_nested_json_is_a_400_with_words",
+      R + "test_moderation.py::test_the_secret_key_is_never_read_half_written"], "moderation", "—"),
+    ("On the internet, behind a reverse proxy: only trusted proxies' forwarded addresses count, "
+     "IPv6 by its /64; the server answers only to its hosts and the join link never follows a "
+     "Host header; cookies expire after a month and go over HTTPS only there; short codes expire; "
+     "docs/nginx.conf cuts slow clients off and passes live streams through.",
+     [R + "test_internet.py::test_behind_a_proxy_one_attacker_does_not_lock_everyone_out",
+      R + "test_internet.py::test_ipv6_counts_by_its_64",
+      R + "test_internet.py::test_the_join_link_never_follows_the_host_header",
+      R + "test_internet.py::test_cookies_expire_and_go_only_over_https_behind_tls",
+      R + "test_internet.py::test_short_codes_expire",
+      R + "test_proxy.py::test_pages_and_live_streams_come_through",
+      R + "test_proxy.py::test_a_slow_client_is_cut_off",
+      R + "test_proxy.py::test_the_limits_count_the_phone_not_the_proxy"], "moderation", "—"),
 ]
 
 

@@ -1,0 +1,125 @@
+"""docs/nginx.conf in front of the real server (run only where nginx is installed): pages and
+live streams come through, a client that sends its request slowly is cut off, and the limits
+count each phone's own address rather than the proxy's."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import re
+import shutil
+import socket
+import subprocess
+import time
+import urllib.parse
+
+import pytest
+
+from scorekeeper import service
+from tests.support import ROOT, Server, free_port
+
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+pytestmark = pytest.mark.skipif(not os.path.exists(NGINX), reason="nginx is not installed")
+
+
+def config(port: int, upstream: int) -> str:
+    """docs/nginx.conf on plain HTTP and these ports, its timeouts shortened for a test."""
+    text = (ROOT / "docs" / "nginx.conf").read_text()
+    text = re.sub(r"    server \{\n        listen 80;.*?\n    \}\n\n", "", text, flags=re.S)  # the TLS redirect
+    text = "\n".join(line for line in text.splitlines() if "# TLS" not in line)
+    text = text.replace("server_name scores.example;", f"listen 127.0.0.1:{port};\n        server_name scores.example;")
+    text = text.replace("127.0.0.1:8000", f"127.0.0.1:{upstream}")
+    return text.replace("client_header_timeout 10s;", "client_header_timeout 1s;")
+
+
+@pytest.fixture(scope="module")
+def proxied(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("proxy")
+    server = Server(folder / "instance", workers=1,
+                    env={"SCOREKEEPER_TRUSTED_PROXIES": "1", "SCOREKEEPER_ALLOWED_HOSTS": "scores.example",
+                         "SCOREKEEPER_BASE_URL": "http://scores.example", "SCOREKEEPER_LIMITS": ""})
+    port = free_port()
+    (folder / "logs").mkdir()
+    (folder / "nginx.conf").write_text(config(port, server.port))
+    nginx = subprocess.Popen([NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"),
+                              "-g", f"daemon off; master_process off; pid {folder}/nginx.pid; "
+                                    f"error_log {folder}/logs/error.log;"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            if nginx.poll() is not None:
+                pytest.fail(nginx.stderr.read().decode())
+            time.sleep(0.1)
+    yield port, server
+    nginx.terminate()
+    nginx.wait(10)
+    nginx.stderr.close()
+    server.stop()
+
+
+def request(port: int, method: str, path: str, body: dict | None = None, source: str = "127.0.0.1",
+            cookie: str = "", stream: bool = False) -> tuple[int, dict, str]:
+    """(status, headers, body) of one request through the proxy from `source`; of a stream,
+    its first bytes only."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=(source, 0))
+    try:
+        headers = {"Host": "scores.example", "Cookie": cookie}
+        data = None
+        if body is not None:
+            data = urllib.parse.urlencode(body)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        connection.request(method, path, body=data, headers=headers)
+        response = connection.getresponse()
+        text = (response.read1(4096) if stream else response.read()).decode(errors="replace")
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, text
+    finally:
+        connection.close()
+
+
+def session(port: int, source: str) -> tuple[str, str]:
+    """A phone's cookie and CSRF token, from its first page."""
+    _, headers, page = request(port, "GET", "/", source=source)
+    cookie = headers["set-cookie"].split(";", 1)[0]
+    return cookie, re.search(r'name="csrf" content="([^"]+)"', page).group(1)
+
+
+def test_pages_and_live_streams_come_through(proxied):
+    port, server = proxied
+    cookie, csrf = session(port, "127.0.0.1")
+    status, headers, _ = request(port, "POST", "/new/escalero", {"csrf": csrf, "player": "Anna"}, cookie=cookie)
+    assert status == 303
+    token = headers["location"].rsplit("/", 1)[-1]
+    _, _, page = request(port, "GET", f"/t/{token}", cookie=cookie)
+    assert f"http://scores.example/t/{token}" in page  # the join link: the configured address
+    status, headers, first = request(port, "GET", f"/t/{token}/live?since=0", cookie=cookie, stream=True)
+    assert status == 200 and headers["content-type"].startswith("text/event-stream")
+    assert "retry:" in first  # unbuffered: the first bytes arrive at once
+
+
+def test_a_slow_client_is_cut_off(proxied):
+    port, _ = proxied
+    slow = socket.create_connection(("127.0.0.1", port), timeout=5)
+    slow.sendall(b"GET / HTTP/1.1\r\nHost: scores.example\r\n")  # ... and never the rest
+    started = time.monotonic()
+    try:
+        answer = slow.recv(4096)
+    except (ConnectionResetError, socket.timeout):
+        answer = b""
+    assert time.monotonic() - started < 4 and (answer == b"" or b"408" in answer)
+    slow.close()
+
+
+def test_the_limits_count_the_phone_not_the_proxy(proxied):
+    port, _ = proxied
+    cookie, csrf = session(port, "127.0.0.2")
+    for _ in range(service.JOIN_ATTEMPTS):
+        request(port, "POST", "/join", {"csrf": csrf, "code": "ZZZZZZ"}, source="127.0.0.2", cookie=cookie)
+    status, _, _ = request(port, "POST", "/join", {"csrf": csrf, "code": "ZZZZZZ"}, source="127.0.0.2", cookie=cookie)
+    assert status == 429
+    cookie, csrf = session(port, "127.0.0.3")  # another phone, another address: not locked out
+    status, _, _ = request(port, "POST", "/join", {"csrf": csrf, "code": "ZZZZZZ"}, source="127.0.0.3", cookie=cookie)
+    assert status == 404
