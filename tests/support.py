@@ -15,7 +15,18 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from scorekeeper.games.base import RuleError
+
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def accepts(verify, *args) -> bool:
+    """Whether an engine's verify_* function takes these (the screens ask through the service)."""
+    try:
+        verify(*args)
+    except RuleError:
+        return False
+    return True
 
 
 def free_port() -> int:

@@ -5,18 +5,11 @@ from hypothesis import given, settings, strategies as st
 
 from scorekeeper.games import ENGINES, euchre
 from scorekeeper.games.base import RuleError, make_setup, parse_rules
+from tests.support import accepts
 from scorekeeper.gamelog import LogError, fold, read_header
 
 PLAYERS = ["Anna", "Ben", "Cleo", "Dora"]
 TEAMS = [("Red", ["Anna", "Cleo"]), ("Blue", ["Ben", "Dora"])]
-
-def allowed(verify, *args) -> bool:
-    """Whether the engine takes it (the screens ask the same through the service)."""
-    try:
-        verify(*args)
-    except RuleError:
-        return False
-    return True
 
 
 def last_hand(state):
@@ -209,8 +202,8 @@ def test_events_after_the_win_are_refused():
         euchre.apply(state, hand("Anna", 3))
     with pytest.raises(RuleError, match="^the game is over"):
         euchre.apply(state, REDEAL)
-    assert not allowed(euchre.verify_redeal, state)
-    assert not allowed(euchre.verify_hand, state, hand("Anna", 3))
+    assert not accepts(euchre.verify_redeal, state)
+    assert not accepts(euchre.verify_hand, state, hand("Anna", 3))
 
 
 def test_apply_never_changes_the_state():
@@ -308,7 +301,7 @@ def test_event_refusals(event, message):
     with pytest.raises(RuleError) as caught:
         euchre.apply(state, event)
     assert str(caught.value) == message
-    assert not allowed(euchre.verify_hand, state, event)
+    assert not accepts(euchre.verify_hand, state, event)
 
 
 def test_apply_refuses_an_unknown_type():
@@ -352,7 +345,7 @@ def test_any_sequence_of_deals(events, target, first_dealer):
     state = new_game(target=target, first_dealer=first_dealer)
     for number, event in enumerate(events):
         if state.finished:
-            assert not allowed(euchre.verify_hand, state, event) and not allowed(euchre.verify_redeal, state)
+            assert not accepts(euchre.verify_hand, state, event) and not accepts(euchre.verify_redeal, state)
             break
         before = state.score()
         state = euchre.apply(state, event)
@@ -494,7 +487,7 @@ def test_lone_flags_are_refused_whatever_their_value(state, flag, value):
     else:
         assert str(caught.value) == (f"{flag} is refused in three-handed Euchre: the maker always plays alone "
                                      "against the other two")
-    assert not allowed(euchre.verify_hand, game, event)
+    assert not accepts(euchre.verify_hand, game, event)
     with pytest.raises(RuleError):
         euchre.hand_points(game, "Gus", 3, alone=True)
 
@@ -668,7 +661,7 @@ def test_any_sequence_in_the_forms_without_teams(form_events, target):
     state = new_game(players, None, form=form, target=target)
     for event in events:
         if state.finished:
-            assert not allowed(euchre.verify_hand, state, event)
+            assert not accepts(euchre.verify_hand, state, event)
             break
         before = state.score()
         state = euchre.apply(state, event)

@@ -6,6 +6,7 @@ Playwright never downloads a browser here: it drives /usr/bin/chromium.
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 
@@ -52,3 +53,32 @@ def new_phone(browser):
     yield make
     for context in contexts:
         context.close()
+
+
+def open_table(page, server, game: str, players, **rules) -> str:
+    """Open a table on `page` the way a host does: the names, the rules (a choice picked, a
+    field typed), "Open the table"; returns the table's link."""
+    page.goto(server.url + f"/new/{game}")
+    for i, name in enumerate(players):
+        page.fill(f"input[name=player] >> nth={i}", name)
+    for key, value in rules.items():
+        field = page.locator(f"[name=rule_{key}]")
+        if field.evaluate("element => element.tagName") == "SELECT":
+            field.select_option(str(value))
+        else:
+            field.fill(str(value))
+    page.click("button.big.primary")
+    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    return page.url
+
+
+def seat(new_phone, link: str, names, ready: str = ".turn", **context) -> dict:
+    """A phone for each name, seated at the table by tapping that name; {name: page}."""
+    phones = {}
+    for name in names:
+        page = new_phone(**context)
+        page.goto(link)
+        page.click(f"#join button:has-text('{name}')")
+        page.wait_for_selector(ready)
+        phones[name] = page
+    return phones

@@ -3,24 +3,16 @@ a slip undone, and a whole game to the settlement."""
 
 from __future__ import annotations
 
-import re
 
-import pytest
 import zxingcpp
 from PIL import Image
 
-from .conftest import Server
+from .conftest import Server, seat
+from .conftest import open_table as open_table_of
 
 
 def open_table(page, server, players=("Anna", "Ben"), **rules):
-    page.goto(server.url + "/new/escalero")
-    for i, name in enumerate(players):
-        page.fill(f"input[name=player] >> nth={i}", name)
-    for key, value in rules.items():
-        page.locator(f"[name=rule_{key}]").fill(str(value)) if key == "stake" else \
-            page.select_option(f"[name=rule_{key}]", str(value))
-    page.click("text=Open the table")
-    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    return open_table_of(page, server, "escalero", players, **rules)
 
 
 def scan_qr(page, tmp_path) -> str:
@@ -85,14 +77,7 @@ def test_join_by_qr_and_play_live(server, browser, new_phone, tmp_path):
 def test_whole_game_reaches_settlement(server, browser, new_phone):
     host = new_phone()
     open_table(host, server, players=("Anna", "Ben", "Cleo"), stake="0.20")
-    link = host.url
-    phones = {}
-    for name in ("Anna", "Ben", "Cleo"):
-        page = new_phone()
-        page.goto(link)
-        page.click(f"button:has-text('{name}')")
-        page.wait_for_selector(".turn")
-        phones[name] = page
+    phones = seat(new_phone, host.url, ("Anna", "Ben", "Cleo"))
     assert phones["Cleo"].evaluate("document.documentElement.scrollWidth") <= 360
     # Anna scores in column 2 only, Ben in columns 1 and 3, Cleo crosses out: the seed's −1/+8/−7
     plan = {name: [] for name in phones}

@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 import re
 
+from .conftest import open_table, seat
+
 SHOTS = os.environ.get("EUCHRE_SHOTS")  # a folder: keep screenshots of the screens
 
 
@@ -149,15 +151,7 @@ def test_two_phones_play_a_game_to_ten(server, new_phone):
 
 
 def open_form(page, server, names, form, **rules):
-    page.goto(server.url + "/new/euchre")
-    for i, name in enumerate(names):
-        page.fill(f"input[name=player] >> nth={i}", name)
-    page.select_option("[name=rule_form]", form)
-    for key, value in rules.items():
-        page.fill(f"[name=rule_{key}]", str(value))
-    page.click("text=Open the table")
-    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
-    return page.url
+    return open_table(page, server, "euchre", names, form=form, **rules)
 
 
 def test_three_phones_play_a_three_handed_game_to_ten(server, new_phone):
@@ -165,28 +159,23 @@ def test_three_phones_play_a_three_handed_game_to_ten(server, new_phone):
     euchre scores both of them."""
     host = new_phone()
     link = open_form(host, server, ("Anna", "Ben", "Cleo"), "three-handed")
-    phones = {}
-    for name in ("Anna", "Ben", "Cleo"):
-        page = new_phone()
-        page.goto(link)
-        page.click(f"#join button:has-text('{name}')")
-        page.wait_for_selector("#board [data-hand-entry]")
-        phones[name] = page
-    anna, ben, cleo = phones.values()
+    anna, ben, cleo = seat(new_phone, link, ("Anna", "Ben", "Cleo"), ready="#board [data-hand-entry]").values()
     assert anna.locator("#board [data-alone]").count() == 0
     anna.click("#board .maker[data-maker='Anna']")
     assert anna.inner_text("#board [data-defenders]") == "Ben & Cleo defend together"
     anna.click("#board [data-tricks='1']")
     assert anna.inner_text("#board [data-confirm]") == "Confirm: Ben & Cleo +2"
     anna.click("#board [data-confirm]")
-    wait_score(cleo, [0, 2, 2])
+    for phone in (anna, ben, cleo):
+        wait_score(phone, [0, 2, 2])
     # then Ben marches (+3) and makes (+1) until he reaches 10, entered from every phone in turn
     marches = [(ben, "Ben", 5)] * 2 + [(cleo, "Ben", 3), (anna, "Ben", 5)]
     expected = [0, 2, 2]
     for page, maker, tricks in marches:
         enter(page, maker, tricks)
         expected[1] += 3 if tricks == 5 else 1
-        wait_score(cleo, expected)
+        for phone in (anna, ben, cleo):  # every picker starts on the board with the last hand
+            wait_score(phone, expected)
     for page in (anna, ben, cleo):
         page.wait_for_selector("#board .settle")
         assert "Ben" in page.inner_text("#board .settle .winner")
@@ -203,8 +192,11 @@ def test_a_railroad_game_rematches_with_its_laps(server, new_phone):
     ben.click("#join button:has-text('Ben')")
     ben.wait_for_selector("#board [data-hand-entry]")
     enter(ben, "Ben", 3)  # Ben & Dora 1 ...
-    for _ in range(3):  # ... then Anna & Cleo march: 2, 4, 6 — one lap past the target
+    wait_score(host, [0, 1])  # (the host's picker starts on the board that has Ben's hand)
+    for points in (2, 4):  # ... then Anna & Cleo march: 2, 4, 6 — one lap past the target
         enter(host, "Anna", 5)
+        wait_score(host, [points, 1])
+    enter(host, "Anna", 5)
     for page in (host, ben):
         page.wait_for_selector("#board .settle")
         assert "carry into the rematch" in page.inner_text("#board .settle")

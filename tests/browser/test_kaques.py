@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 
 from playwright.sync_api import expect
 

@@ -4,39 +4,20 @@ fixing their own cell where it is, and a settlement that reads whole in every la
 
 from __future__ import annotations
 
-import re
 
 import pytest
 
 from scorekeeper.games import escalero
 from scorekeeper.games.base import parse_rules
 
-from .conftest import PHONE
+from .conftest import PHONE, seat
+from .conftest import open_table as open_table_of
 
 LANGUAGES = ("en", "de", "es", "pl")
 
 
 def open_table(page, server, players, **rules):
-    page.goto(server.url + "/new/escalero")
-    for i, name in enumerate(players):
-        page.fill(f"input[name=player] >> nth={i}", name)
-    for key, value in rules.items():
-        page.locator(f"[name=rule_{key}]").fill(str(value)) if key == "stake" else \
-            page.select_option(f"[name=rule_{key}]", str(value))
-    page.click("button.big.primary")
-    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
-    return page.url
-
-
-def seat(new_phone, link, names, **context):
-    phones = {}
-    for name in names:
-        page = new_phone(**context)
-        page.goto(link)
-        page.click(f"#join button:has-text('{name}')")
-        page.wait_for_selector(".turn")
-        phones[name] = page
-    return phones
+    return open_table_of(page, server, "escalero", players, **rules)
 
 
 def tray_in_view(page) -> None:
