@@ -56,9 +56,9 @@ class App(Target):
     def entry(self, table: int):
         seeded = self.tables[table]
         plan = self.plans[len(seeded.players)]
-        event = plan[self.position[table] % len(plan)]
-        return (f"/t/{seeded.token}/entries", post_headers(self.instance.host),
-                form({"event": event, "idem": f"{table}-{time.monotonic_ns()}"}))
+        at = self.position[table] % len(plan)
+        return (f"/t/{seeded.token}/entries", post_headers(self.instance.host),  # seen: as app.js sends it
+                form({"event": plan[at], "seen": str(at), "idem": f"{table}-{time.monotonic_ns()}"}))
 
     def entered(self, table: int) -> None:
         self.position[table] += 1

@@ -84,7 +84,7 @@ async def drive(port: int, host: dict, tables, plans, rate: float, seconds: floa
                 kind, path, body = "rematch", f"/t/{table.token}/rematch", form({})
             else:
                 kind, path, body = "entry", f"/t/{table.token}/entries", form(
-                    {"event": plan[at], "idem": f"{table.token}-{time.monotonic_ns()}"})
+                    {"event": plan[at], "seen": str(at), "idem": f"{table.token}-{time.monotonic_ns()}"})
             reply, error = await timed(entries, "POST", path, post_headers(host), body)
             if reply is None or reply.status >= 300:
                 errors.append(error or f"{kind} {reply.status}: {reply.text()[:120]}")

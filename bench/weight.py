@@ -84,8 +84,9 @@ async def stream_opening(port: int, path: str, phone: dict, wait: float = 0.5) -
 async def entries(port: int, token: str, host: dict, plan: list, count: int) -> list:
     connection = await Connection(port).open()
     out = []
-    for event in plan[:count]:
-        reply = await connection.request("POST", f"/t/{token}/entries", post_headers(host), form({"event": event}))
+    for seen, event in enumerate(plan[:count]):
+        reply = await connection.request("POST", f"/t/{token}/entries", post_headers(host),
+                                         form({"event": event, "seen": str(seen)}))
         assert reply.status == 200, reply.text()[:200]
         out.append({"wire": reply.wire, "body": len(reply.body), "encoding": reply.headers.get("content-encoding")})
     connection.close()

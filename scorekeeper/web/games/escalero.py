@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from typing import Any
 
 from flask import g, render_template, request
+from flask_babel import get_locale
 
 from ... import service
 from ...games import escalero
@@ -20,7 +22,14 @@ bp = table_blueprint("escalero", __name__)
 
 def choices(row: escalero.Row, rules) -> str:
     """[[value, label], …] for the value picker of a row, as JSON for the page (labels in the
-    phone's language)."""
+    phone's language). Performance (bench/): the same for every board of a table in a
+    language, so made once per rules and language."""
+    return _choices(row, tuple(sorted(rules.items())), str(get_locale()))
+
+
+@lru_cache(maxsize=1024)
+def _choices(row: escalero.Row, rules_items: tuple, locale: str) -> str:
+    rules = dict(rules_items)
     options = []
     for value in escalero.allowed_values(row, rules):
         if value == 0:
@@ -90,6 +99,15 @@ class EscaleroView:
 
     def choices(self, row: Any) -> str:
         return choices(escalero.Row(row), self.rules)
+
+    @cached_property
+    def _cell_label(self) -> str:
+        return _("%(side)s column %(column)s, row %(row)s")
+
+    def cell_label(self, side: str, column: int, row_label: str) -> str:
+        """A cell's name for a screen reader (the phrase translated once per board)."""
+        return self._cell_label.replace("%(side)s", side).replace("%(column)s", str(column)).replace(
+            "%(row)s", row_label)
 
     def row_label(self, row: Any) -> str:
         return row_label(row, self.rules)
