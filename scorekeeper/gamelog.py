@@ -43,9 +43,11 @@ class Game:
 
 def parse_json(text: str | bytes) -> Any:
     try:
-        return json.loads(text)
+        value = json.loads(text)
+        json.dumps(value, ensure_ascii=False).encode("utf-8")  # a lone surrogate is no text to show
     except (ValueError, RecursionError) as error:
         raise LogError("this is not a JSON document (%(error)s)", error=_short(error)) from None
+    return value
 
 
 def read_header(doc: Any) -> Game:

@@ -40,9 +40,13 @@ def field(name: str, default: str = "") -> str:
 def json_field(name: str):
     text = field(name)
     try:
-        return json.loads(text) if text else None
+        value = json.loads(text) if text else None
+        # a lone surrogate ("\ud800") is legal JSON but no text: echoed in a refusal it made the
+        # page unencodable, a 500 (UnicodeEncodeError is a ValueError)
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
     except (ValueError, RecursionError):  # RecursionError: a thousand nested brackets (issue 16)
         raise service.Refused("That entry could not be read. Reload the page and try again.", 400) from None
+    return value
 
 
 def number_field(name: str) -> int | None:

@@ -194,9 +194,14 @@ def test_deeply_nested_json_is_a_400_with_words(app, phone):
     host = phone()
     token = host.open_table("escalero", players=("Anna", "Ben"))
     deep = "[" * 1000 + "]" * 1000  # as long as a field may be
-    for path, field in (("entries", "event"), ("correct", "event"), ("teams", "teams")):
-        response = host.post(f"/t/{token}/{path}", {field: deep, "seen": "0", "target": "1", "action": "set"})
-        assert response.status_code == 400 and "could not be read" in response.get_data(as_text=True), path
+    surrogate = '{"type": "score", "player": "\\ud800", "column": 1, "row": "F", "value": 35}'
+    for text in (deep, surrogate):  # a lone surrogate made the refusal page unencodable: a 500
+        for path, field in (("entries", "event"), ("correct", "event"), ("teams", "teams")):
+            response = host.post(f"/t/{token}/{path}", {field: text, "seen": "0", "target": "1", "action": "set"})
+            assert response.status_code == 400 and "could not be read" in response.get_data(as_text=True), path
+    log = '{"format": "scorekeeper-log/1", "game": "escalero", "players": ["\\ud800", "B"], "rules": {}, "events": []}'
+    imported = host.post("/import", {"text": log}, fetch=False)
+    assert imported.status_code == 400 and "not a JSON document" in imported.get_data(as_text=True)
 
 
 def test_the_secret_key_is_never_read_half_written(tmp_path):
