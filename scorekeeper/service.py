@@ -826,9 +826,10 @@ class Played:
         return {**self.header, "events": events}
 
 
-# What a fold holds in memory per byte of its events' JSON (states, records, results): measured
-# by bench/fold_size.py over the test logs of every game, rounded up
-FOLD_BYTES_PER_JSON_BYTE = 24
+# What a fold holds in memory per byte of its events' JSON (states, records, results): an
+# estimate erring high (the issue measured ~2.5 MB for a 60 KB log of Euchre redeals, ~40×; a
+# plain game's fold holds far less), so the cache's budget is not overrun
+FOLD_BYTES_PER_JSON_BYTE = 40
 FOLD_BASE_BYTES = 16 << 10
 
 
