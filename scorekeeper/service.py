@@ -164,6 +164,7 @@ class Write:
                  key: str | None) -> None:
         self.db, self.table, self.who, self.key = db, table, who, key
         self._wrote = False  # events of this transaction are not cached until it commits
+        self.events: list[int] = []  # the events this change appended
 
     @cached_property
     def game(self) -> dict:
@@ -187,7 +188,9 @@ class Write:
         self.key = None  # one key names one event
         self._wrote = True
         self.__dict__.pop("played", None)
-        return self.db["events"].insert(row).last_pk
+        event_id = self.db["events"].insert(row).last_pk
+        self.events.append(event_id)
+        return event_id
 
     # -- entries ----------------------------------------------------------------------------
 
@@ -315,7 +318,7 @@ def write(db: sqlite_utils.Database, table: dict | None, who: Viewer | None,
         change = Write(db, table, who, key)
         answer = work(change)
         if change.table is not None:
-            changed(db, change.table["id"])
+            changed(db, change.table["id"], change.events[0] if len(change.events) == 1 else None)
         return answer
 
 

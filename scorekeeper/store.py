@@ -128,6 +128,14 @@ def m002_moderation_and_limits(db: sqlite_utils.Database) -> None:
     db["hits"].create_index(["kind", "key", "at"])
 
 
+@migrations()
+def m003_changes_name_their_event(db: sqlite_utils.Database) -> None:
+    # a change that wrote one event of the log names it: the live board sends a phone only the
+    # parts that event touched (web/board.py); a change without one (seats, teams, a rematch, a
+    # draft) sends the whole board
+    db["changes"].add_column("event_id", int)
+
+
 def connect(path: str, folds: FoldCache | None = None, limits: dict[str, Any] | None = None) -> Database:
     """A connection with the durability settings every process must use; `folds`, the fold
     cache to share with the app's other connections to the same file (a new one if None);
@@ -225,10 +233,18 @@ class immediate:
             self.conn.execute("ROLLBACK")
 
 
-def changed(db: sqlite_utils.Database, table_id: int) -> int:
-    """Note a change of a table inside the writer's transaction; the live streams of every
-    worker process pick it up."""
-    return db["changes"].insert({"table_id": table_id}).last_pk
+def changed(db: sqlite_utils.Database, table_id: int, event_id: int | None = None) -> int:
+    """Note a change of a table inside the writer's transaction (`event_id`: the one event of
+    the log it wrote, if that is all it wrote); the live streams of every worker process pick
+    it up."""
+    return db["changes"].insert({"table_id": table_id, "event_id": event_id}).last_pk
+
+
+def changes_since(db: sqlite_utils.Database, table_id: int, since: int, until: int, limit: int) -> list:
+    """(change id, event id or None) of a table's changes after `since` up to `until`, at most
+    `limit` of them (the oldest)."""
+    return db.execute("SELECT id, event_id FROM changes WHERE table_id = ? AND id > ? AND id <= ? "
+                      "ORDER BY id LIMIT ?", [table_id, since, until, limit]).fetchall()
 
 
 def last_change(db: sqlite_utils.Database, table_id: int) -> int:
