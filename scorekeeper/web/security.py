@@ -14,6 +14,7 @@ import secrets
 import tempfile
 
 from flask import Flask, abort, current_app, g, request, session
+from flask.sessions import SecureCookieSessionInterface
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .i18n import _
@@ -104,12 +105,32 @@ def check_host() -> None:
         abort(400, _("This server does not answer to that address."))
 
 
+def from_script() -> bool:
+    """A request the page's own script made (htmx, fetch): a header no navigation, form or
+    other site's page can send (a cross-site request with it needs a CORS preflight we never
+    answer), so its answer is read by our script and never shown as a document."""
+    return bool(request.headers.get("HX-Request") or request.headers.get("X-Requested-With"))
+
+
 def set_headers(response):
-    response.headers.setdefault("Content-Security-Policy", CSP)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    response.headers.setdefault("Referrer-Policy", "same-origin")
-    response.headers.setdefault("X-Frame-Options", "DENY")
+    # Performance (bench/, issue 18): what governs a document (its scripts, framing, referrers)
+    # goes on everything a browser could show as one; our script's answers (an entry's few
+    # cells) do without its ~400 bytes
+    if not from_script():
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        response.headers.setdefault("X-Frame-Options", "DENY")
     return response
+
+
+class Sessions(SecureCookieSessionInterface):
+    """Flask's signed cookie sessions, renewed by every page a phone opens (a month from its last
+    visit) but not by each of its script's requests: an entry's answer carries no cookie."""
+
+    def should_set_cookie(self, app: Flask, session) -> bool:
+        return session.modified or (session.permanent and app.config["SESSION_REFRESH_EACH_REQUEST"]
+                                    and not from_script())
 
 
 def init_app(app: Flask) -> None:
@@ -120,6 +141,7 @@ def init_app(app: Flask) -> None:
     # a phone keeps its seat for a month of pub evenings (each visit renews the cookie); a copy
     # of an old cookie stops working then, and the host removes a phone from a table at once
     app.config["PERMANENT_SESSION_LIFETIME"] = 60 * 60 * 24 * 30
+    app.session_interface = Sessions()
     base = app.config.get("BASE_URL") or ""
     app.config["SESSION_COOKIE_SECURE"] = base.startswith("https://")
     hosts = app.config.get("ALLOWED_HOSTS") or os.environ.get("SCOREKEEPER_ALLOWED_HOSTS") or ""

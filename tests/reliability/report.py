@@ -95,7 +95,7 @@ ROWS = [
      [R + "test_access.py::test_every_state_changing_route_needs_the_sessions_csrf_token",
       R + "test_access.py::test_reading_never_writes"], "access",
      "{csrf_refusals} requests with a missing or foreign token refused"),
-    ("A Content-Security-Policy without inline scripts, on every page and fragment.",
+    ("A Content-Security-Policy without inline scripts, on every page and fragment a browser can open (our script's own requests excepted: never a document).",
      [R + "test_access.py::test_a_content_security_policy_without_inline_scripts_on_every_page"], "access",
      "{pages_checked_for_inline_script} pages and fragments checked"),
     ("Player names with markup render as text, on every screen of every game.",
