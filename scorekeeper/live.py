@@ -8,7 +8,9 @@ connection: they share the hub's one connection and a per-table cache of the ren
 
 from __future__ import annotations
 
+import struct
 import threading
+import zlib
 from collections import OrderedDict
 from typing import Callable
 
@@ -96,3 +98,31 @@ def sse_message(html: str, event_id: int, event: str | None = None) -> str:
         lines.append(f"event: {event}")
     lines += [f"data: {line}" for line in html.splitlines() or [""]]
     return "\n".join(lines) + "\n\n"
+
+
+class Gzip:
+    """One gzip stream made of pieces deflated alone: no piece refers back to another (each
+    ends on a sync flush, byte-aligned), so a message's bytes are the same for every phone and
+    made once (`deflate`), and a stream keeps no compressor between messages, only the CRC and
+    length of what it sent — a live update costs its own size gzipped, not a compressor per phone."""
+
+    HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"  # no name, no time, unknown OS
+    LAST = b"\x03\x00"  # an empty final block
+
+    def __init__(self) -> None:
+        self.crc = 0
+        self.size = 0
+
+    def send(self, data: bytes, deflated: bytes) -> bytes:
+        self.crc = zlib.crc32(data, self.crc)
+        self.size += len(data)
+        return deflated
+
+    def end(self) -> bytes:
+        return self.LAST + struct.pack("<II", self.crc & 0xFFFFFFFF, self.size & 0xFFFFFFFF)
+
+
+def deflate(data: bytes) -> bytes:
+    """`data` as a piece of a Gzip stream."""
+    packer = zlib.compressobj(6, zlib.DEFLATED, -15)
+    return packer.compress(data) + packer.flush(zlib.Z_SYNC_FLUSH)

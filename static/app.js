@@ -72,6 +72,8 @@
     const body = new URLSearchParams();
     for (const [k, v] of Object.entries(item.fields)) body.set(k, typeof v === "string" ? v : JSON.stringify(v));
     body.set("idem", item.idem);
+    // the change the board shows now: the answer carries only what changed since (web/board.py)
+    body.set("change", stamp()?.dataset.change ?? "");
     body.set("csrf", csrf());
     const response = await fetch(item.url, {
       method: "POST", body, credentials: "same-origin",
@@ -109,10 +111,11 @@
     }
   }
 
+  const stamp = () => $("#stamp");
   function post(url, fields) {
     // an entry says how many entries the board it was made on showed: made on a board that has
     // moved on (another phone entered the same round or cell first), the server refuses it
-    if (/\/entries$/.test(url) && fields.seen === undefined) fields = {...fields, seen: $("#board .board-inner")?.dataset.entries ?? ""};
+    if (/\/entries$/.test(url) && fields.seen === undefined) fields = {...fields, seen: stamp()?.dataset.entries ?? ""};
     const item = {url, fields, idem: crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random()};
     saveQueue([...queue(), item]);
     closePicker();
@@ -132,15 +135,36 @@
   });
 
   // --- the live board ----------------------------------------------------------------------------
+  // A board message (an entry's answer, a live update) is the whole board or the parts that
+  // changed since the change it names as its base. It fits a board that shows that base; one
+  // no newer than the board is old news; a board elsewhere asks for the whole (web/board.py).
+  function fits(html) {
+    const tag = /<i\b[^>]*\bid="stamp"[^>]*>/.exec(html)?.[0] ?? "";
+    const change = /\bdata-change="(\d+)"/.exec(tag);
+    if (!change) return "no";
+    const current = Number(stamp()?.dataset.change ?? -1);
+    if (Number(change[1]) <= current) return "no";  // never go back in time
+    const base = /\bdata-base="(\d+)"/.exec(tag);
+    if (!base || Number(base[1]) === current) return "yes";
+    refreshBoard();
+    return "no";
+  }
   function swapBoard(html) {
     const board = $("#board");
-    if (!board || !html.includes("board-inner")) return;
-    const incoming = /data-change="(\d+)"/.exec(html);
-    const current = $(".board-inner", board)?.dataset.change;
-    if (incoming && current && Number(incoming[1]) < Number(current)) return;  // never go back in time
-    board.innerHTML = html;
-    afterBoard();
+    if (board && fits(html) === "yes") htmx.swap({text: html, target: board, swap: "innerHTML", sourceElement: board});
   }
+  // the whole board, or (a poll) what changed since the change the board shows
+  async function refreshBoard(poll = false) {
+    const board = $("#board");
+    if (!board?.dataset.boardUrl) return;
+    const since = poll && stamp() ? `?since=${stamp().dataset.change}` : "";
+    const r = await fetch(board.dataset.boardUrl + since, {credentials: "same-origin", headers: {"X-Requested-With": "fetch"}});
+    if (r.ok) swapBoard(await r.text());
+    return r;
+  }
+  document.addEventListener("htmx:sse:before:message", (e) => {
+    if (fits(e.detail.message.data) !== "yes") e.detail.cancelled = true;
+  });
 
   // the history's earlier rows come when they are opened: the board keeps the last ten
   document.addEventListener("toggle", async (e) => {
@@ -160,11 +184,8 @@
   function startPolling() {
     if (poller) return;
     poller = setInterval(async () => {
-      const board = $("#board");
-      if (!board?.dataset.boardUrl) return;
       try {
-        const r = await fetch(board.dataset.boardUrl, {credentials: "same-origin", headers: {"X-Requested-With": "fetch"}});
-        if (r.ok) swapBoard(await r.text());
+        if (!await refreshBoard(true)) return;
         if (!queue().length) net("polling", t("Live updates paused — refreshing every 4 s"));
       } catch {
         net("offline", t("Offline — waiting for the network"));
@@ -212,7 +233,7 @@
       const column = Number(cell.dataset.column);
       // the entries the pad showed when the cell was tapped: if another phone (or the host)
       // writes this turn first, the server refuses this tap instead of giving it to the next side
-      const seen = cell.closest("[data-seen]")?.dataset.seen ?? "";
+      const seen = stamp()?.dataset.entries ?? "";
       if (lit) {  // a lit cell takes the thrown dice at once
         // the value goes too: a lit ✕ crosses the cell out with dice that do not make it
         post(picker().dataset.enter, {event: {type: "score", column, row: cell.dataset.row, dice: [...dice], served: served(),
@@ -229,10 +250,12 @@
       return;
     }
     const fix = e.target.closest("[data-correct]");
-    if (fix) {  // a written cell (or the history's Correct): its values, the current one marked
-      const values = JSON.parse(fix.dataset.values || fix.closest("tr")?.dataset.values || "[]");
+    if (fix) {  // a written cell (or the history's Correct): its row's values, the current one marked
+      const row = fix.closest("tr") || $(`#board .pad tr[data-row="${fix.dataset.row}"]`);
+      const values = JSON.parse(fix.dataset.values || row?.dataset.values || "[]");
       const current = fix.dataset.current === "✕" ? "0" : fix.dataset.current;
-      openPicker(t("Correct %(player)s: column %(column)s, row %(row)s", {player: fix.dataset.player, column: fix.dataset.column, row: fix.dataset.rowLabel || fix.dataset.row}), values, {
+      const label = row?.querySelector("th")?.textContent.trim() || fix.dataset.row;
+      openPicker(t("Correct %(player)s: column %(column)s, row %(row)s", {player: fix.dataset.player, column: fix.dataset.column, row: label}), values, {
         url: picker().dataset.correctUrl,
         fields: (value) => ({target: fix.dataset.correct, event: {value, dice: null, served: null}}),
       }, current);
@@ -246,7 +269,7 @@
   const served = () => servedOn;
   function resetDice() { dice = []; servedOn = false; showDice(); }
   function followTurn() {
-    const key = $("[data-tray]")?.dataset.turn ?? null;
+    const key = $("#board [data-turn]")?.dataset.turn ?? null;
     if (key !== diceTurn) { diceTurn = key; dice = []; servedOn = false; }
   }
   function showDice() {
@@ -288,8 +311,9 @@
   function light() {
     unlight();
     if (dice.length !== 5) return;
+    const side = $("#turn")?.dataset.w;  // the pad holds buttons of every side this phone may write
     $$("[data-options] [data-column]").forEach((option) => {
-      const cell = $(`#board button.cell[data-column="${option.dataset.column}"][data-row="${option.dataset.row}"]`);
+      const cell = $(`#board .s${side} > button.cell[data-column="${option.dataset.column}"][data-row="${option.dataset.row}"]`);
       if (cell) { cell.dataset.lit = option.dataset.value; cell.textContent = option.dataset.value === "0" ? "✕" : option.dataset.value; }
     });
   }

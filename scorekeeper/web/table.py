@@ -18,12 +18,13 @@ from flask import Response, current_app, g, redirect, render_template, request, 
 from werkzeug.exceptions import HTTPException
 
 from .. import service, store
-from ..live import sse_message
+from ..live import Gzip, deflate, sse_message
+from . import board as boards
 from .context import TableContext, table_blueprint
 from .db import close_db, hub
 from .i18n import _, say
 from .links import base_url
-from .security import client_address
+from .security import client_address, from_script
 
 bp = table_blueprint("table", __name__)
 
@@ -75,19 +76,17 @@ def join_url(table: dict) -> str:
 
 
 def board_html(ctx: TableContext) -> str:
-    """The live part of the table screen, as this kind of viewer sees it now. Rendered once
-    per change and kind of viewer, whatever the number of phones watching."""
-    change = hub().query(lambda db: store.last_change(db, ctx.table["id"]))
-
-    def render() -> str:
-        return hub().query(lambda db: render_template("_board.html", ctx=ctx.again(db), change=change))
-
-    return hub().board((ctx.table["id"], change, ctx.kind), render)
+    """The whole live part of the table screen, as this kind of viewer sees it now. Rendered
+    once per change and kind of viewer, whatever the number of phones watching."""
+    return boards.message(ctx, None, hub())[0]
 
 
 @bp.get("/board")
 def board():
-    return fragment(board_html(g.ctx))
+    """The whole board; with `since` (the change the phone's board shows: a poll while the
+    live stream is down), only what changed since."""
+    since = request.args.get("since", "")
+    return fragment(boards.message(g.ctx, int(since) if since.isdigit() and len(since) < 19 else None, hub())[0])
 
 
 @bp.get("/board/earlier")
@@ -110,8 +109,9 @@ def fragment(html: str, status: int = 200) -> Response:
 
 @bp.get("/live")
 def live():
-    """Server-sent events: the board each time the table changes. A phone that comes back
-    with Last-Event-ID gets the board at once if it missed anything."""
+    """Server-sent events: what changed each time the table changes — the parts an entry
+    touched, or the whole board (web/board.py). A phone that comes back with Last-Event-ID
+    gets what it missed at once."""
     ctx: TableContext = g.ctx
     try:
         seen = int(request.headers.get("Last-Event-ID") or request.args.get("since") or 0)
@@ -121,40 +121,65 @@ def live():
     live_hub = hub()
     lifetime = current_app.config.get("STREAM_SECONDS", 300)
     keepalive = current_app.config.get("KEEPALIVE_SECONDS", 15)
+    # gzip as sent: every message deflated once for all phones, stitched into each stream
+    gzip = Gzip() if "gzip" in request.headers.get("Accept-Encoding", "") else None
+
+    def send(data: bytes, deflated: bytes) -> bytes:
+        return gzip.send(data, deflated) if gzip else data
 
     def events():
         nonlocal seen
         ends = time.monotonic() + lifetime
-        yield "retry: 1000\n\n"
+        if gzip:
+            yield Gzip.HEADER
+        yield send(*RETRY)
         while time.monotonic() < ends:
             change = live_hub.query(lambda db: store.last_change(db, ctx.table["id"]))
             if change > seen:
-                seen = change
-                yield sse_message(board_html(ctx), change)
+                base = seen
+                html, seen = boards.message(ctx, seen or None, live_hub)
+                yield send(*live_hub.board((ctx.table["id"], base, seen, ctx.kind, "sse"), lambda: packed(
+                    sse_message(html, seen))))
                 # Performance (bench/): an empty piece sends nothing, but makes the WSGI
-                # server's and werkzeug's loops let go of the board just sent, which they
-                # would otherwise hold for every idle phone (two copies, ~20-40 KB a phone)
-                yield ""
+                # server's and werkzeug's loops let go of the message just sent, which they
+                # would otherwise hold for every idle phone
+                yield b""
                 continue
             if not live_hub.wait(ctx.table["id"], keepalive):
-                yield ": still here\n\n"
+                yield send(*STILL_HERE)
+        if gzip:
+            yield gzip.end()
 
     response = Response(stream_with_context(events()), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"
+    if gzip:
+        response.headers["Content-Encoding"] = "gzip"
+        response.vary.add("Accept-Encoding")
     return response
+
+
+def packed(text: str) -> tuple[bytes, bytes]:
+    """A piece of a live stream as it is, and deflated for a gzip stream."""
+    data = text.encode()
+    return data, deflate(data)
+
+
+RETRY = packed("retry: 1000\n\n")
+STILL_HERE = packed(": still here\n\n")
 
 
 # --- writes ----------------------------------------------------------------------------------
 
 
 def after_write() -> Response:
-    """What every write answers: the board as it now stands (htmx and the page's script), or
-    the table page again (a plain form)."""
+    """What every write answers: what changed on the board since the one the phone showed
+    (`change`, which the page's script sends): the parts the entry touched or the whole board;
+    or the table page again (a plain form)."""
     ctx: TableContext = g.ctx
     hub().notify(ctx.table["id"])
-    if request.headers.get("HX-Request") or request.headers.get("X-Requested-With"):
-        return fragment(board_html(ctx))
+    if from_script():
+        return fragment(boards.message(ctx, number_field("change"), hub())[0])
     return redirect(url_for("table.table"), 303)
 
 
@@ -306,7 +331,7 @@ def http_error(error: HTTPException):
 
 def message_response(text: str, status: int) -> Response:
     """A refusal as a short message fragment for scripts and htmx, or a whole page."""
-    if request.headers.get("HX-Request") or request.headers.get("X-Requested-With"):
+    if from_script():
         response = Response(render_template("_message.html", message=text), status)
         response.headers["HX-Retarget"] = "#message"
         response.headers["HX-Reswap"] = "innerHTML"

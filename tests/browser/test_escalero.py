@@ -25,7 +25,7 @@ def scan_qr(page, tmp_path) -> str:
 
 def write(page, column, row, label):
     """The two taps: a cell of my column, then a value."""
-    page.click(f"#board button.cell[data-column='{column}'][data-row='{row}']")
+    page.click(f"#board button.cell:visible[data-column='{column}'][data-row='{row}']")
     page.click(f"#picker button:has-text('{label}')")
 
 
@@ -47,7 +47,7 @@ def test_join_by_qr_and_play_live(server, browser, new_phone, tmp_path):
         page.wait_for_selector(".turn")
     assert "Your turn" in anna.inner_text(".turn")
     assert "Anna's turn" in ben.inner_text(".turn")
-    assert ben.locator("#board button.cell").count() == 0  # not Ben's turn: nothing to tap
+    assert ben.locator("#board button.cell:visible").count() == 0  # not Ben's turn: nothing to tap
 
     write(anna, 1, "F", "35 served")
     for page in (ben, host):  # live, without a reload
@@ -65,9 +65,9 @@ def test_join_by_qr_and_play_live(server, browser, new_phone, tmp_path):
     ben.click("[data-face='4']")
     for _ in range(4):
         ben.click("[data-face='2']")
-    ben.wait_for_selector("#board button.cell[data-lit]")
-    assert ben.get_attribute("#board button.cell[data-column='1'][data-row='P']", "data-lit") == "40"
-    ben.click("#board button.cell[data-column='1'][data-row='P']")
+    ben.wait_for_selector("#board button.cell:visible[data-lit]")
+    assert ben.get_attribute("#board button.cell:visible[data-column='1'][data-row='P']", "data-lit") == "40"
+    ben.click("#board button.cell:visible[data-column='1'][data-row='P']")
     anna.wait_for_selector("#board td:has-text('40')")
     ben.screenshot(path=str(tmp_path / "phone.png"), full_page=True)
     width = ben.evaluate("document.documentElement.scrollWidth")

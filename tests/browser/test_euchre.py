@@ -108,12 +108,12 @@ def test_two_phones_play_a_game_to_ten(server, new_phone):
     # a live redraw in the middle of a hand keeps Ben's choices: Cleo joins meanwhile.
     # Anna defended alone against Dora, and Dora's side took one trick: four taps
     ben.click("#board .maker[data-maker='Dora']")
-    change = ben.get_attribute("#board .board-inner", "data-change")
+    change = ben.get_attribute("#stamp", "data-change")
     cleo = new_phone()
     cleo.goto(link)
     cleo.click("#join button:has-text('Cleo')")
     cleo.wait_for_selector("#board [data-hand-entry]")
-    ben.wait_for_function("c => document.querySelector('#board .board-inner').dataset.change !== c", arg=change)
+    ben.wait_for_function("c => document.querySelector('#stamp').dataset.change !== c", arg=change)
     assert "Dora named trump" in ben.inner_text("#board [data-chosen]")
     ben.click("#board [data-lone='Anna']")
     ben.click("#board [data-tricks='1']")

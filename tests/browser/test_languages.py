@@ -131,9 +131,9 @@ def test_an_austrian_table_plays_escalero_in_german(server, new_phone, words):
     assert king.inner_text() == "K"
     for _ in range(5):
         king.click()
-    anna.wait_for_selector("#board button.cell[data-lit]")
-    assert anna.get_attribute("#board button.cell[data-column='1'][data-row='G']", "data-lit") == "50"
-    anna.click("#board button.cell[data-column='1'][data-row='G']")
+    anna.wait_for_selector("#board button.cell:visible[data-lit]")
+    assert anna.get_attribute("#board button.cell:visible[data-column='1'][data-row='G']", "data-lit") == "50"
+    anna.click("#board button.cell:visible[data-column='1'][data-row='G']")
     bernd.wait_for_selector("#board td:has-text('50')", timeout=3000)
     # the provisional money, as Austria writes it: € first, a decimal comma
     money = bernd.inner_text("#board tfoot .points")
@@ -163,7 +163,7 @@ def test_switching_language_keeps_it_and_the_table_stays_live_in_each_language(s
     assert ben.evaluate("document.documentElement.scrollWidth") <= 360
 
     # Anna writes in English; Ben's board follows live, in Polish
-    anna.click("#board button.cell[data-column='1'][data-row='F']")
+    anna.click("#board button.cell:visible[data-column='1'][data-row='F']")
     anna.click("#picker button:has-text('35 served')")
     ben.wait_for_selector("#board td:has-text('35')", timeout=3000)
     assert pl("Your turn!") in ben.inner_text(".turn")

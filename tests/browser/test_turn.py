@@ -40,11 +40,11 @@ def throw(page, dice, served=False):
 
 
 def entries(page) -> int:
-    return int(page.get_attribute("#board table.pad", "data-seen"))
+    return int(page.get_attribute("#stamp", "data-entries"))
 
 
 def wait_entries(page, count) -> None:
-    page.wait_for_function("n => Number(document.querySelector('#board table.pad')?.dataset.seen) === n", arg=count)
+    page.wait_for_function("n => Number(document.querySelector('#stamp')?.dataset.entries) === n", arg=count)
 
 
 def test_served_is_forgotten_after_a_served_entry(server, new_phone):
@@ -77,8 +77,8 @@ def test_every_legal_cell_lights_best_first(server, new_phone):
     assert len(values) == 3 * 10  # every open cell of Anna's three columns (ten rows without Double Grande)
     assert values == sorted(values, reverse=True)
     # "1" in column 3 lights too (it never did when the offer stopped at twelve)
-    assert anna.get_attribute("#board button.cell[data-column='3'][data-row='1']", "data-lit") == "1"
-    assert anna.locator("#board button.cell[data-lit]").count() == 30
+    assert anna.get_attribute("#board button.cell:visible[data-column='3'][data-row='1']", "data-lit") == "1"
+    assert anna.locator("#board button.cell:visible[data-lit]").count() == 30
 
 
 def test_an_off_turn_phone_is_told_why(server, new_phone):

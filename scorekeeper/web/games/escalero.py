@@ -96,6 +96,8 @@ class EscaleroView:
     written: int  # cells written so far, of `cells` in all
     cells: int
     entries: dict  # (side, column, row) -> the entry (Recorded) that wrote the cell
+    index: dict  # side name -> its number in seat order (the parts' ids and the turn line's data-on/-w)
+    pickable: frozenset  # the sides whose open cells this phone may ever write (buttons on the pad)
 
     def choices(self, row: Any) -> str:
         return choices(escalero.Row(row), self.rules)
@@ -128,9 +130,33 @@ def view(ctx, played=None) -> EscaleroView | None:
     sides = sorted(state.setup.sides, key=lambda side: side.name != mine)
     entries = {(entry.side, entry.column, entry.row): recorded
                for (recorded, _), entry in zip(played.entries, state.entries)}
+    current = played is ctx.played
+    if not current or not ctx.can_write:
+        pickable = frozenset()
+    elif ctx.who.writes_for_all:
+        pickable = frozenset(side.name for side in state.setup.sides)
+    else:
+        pickable = frozenset([mine] if mine else [])
     return EscaleroView(state, state.rules, tuple(sides), state.side_on_turn, mine,
-                        ctx.writable_side if played is ctx.played else None,
-                        len(state.entries), state.cells_per_side * len(sides), entries)
+                        ctx.writable_side if current else None,
+                        len(state.entries), state.cells_per_side * len(sides), entries,
+                        {side.name: i for i, side in enumerate(state.setup.sides)}, pickable)
+
+
+def touched(ctx, played, events) -> list[tuple]:
+    """The parts of the board a run of entries changed (web/board.py): their cells and
+    column sums, the points, the turn line and the tray's status — and the dice for a phone that writes only on
+    its own turns (its turn began or ended)."""
+    view = ctx.view
+    cells = {recorded.id: entry for (recorded, _), entry in zip(played.entries, played.state.entries)}
+    chosen = [("stamp",), ("turn",), ("points",), ("history",)]
+    if ctx.can_write:
+        chosen += [("tray_status",)] if ctx.who.writes_for_all else [("tray_status",), ("tray_body",)]
+    for recorded in events:
+        entry = cells[recorded.id]
+        chosen += [("cell", view.index[entry.side], entry.column, entry.row),
+                   ("sum", view.index[entry.side], entry.column)]
+    return chosen
 
 
 def row_label(row, rules) -> str:
@@ -142,7 +168,9 @@ def row_label(row, rules) -> str:
 
 
 def written_value(event, rules) -> str:
-    """The value a dice entry wrote, for the history."""
+    """The value an entry wrote (given, or made by its dice), for the history."""
+    if isinstance(event.get("value"), int):
+        return "✕" if not event["value"] else str(event["value"])
     try:
         throw = escalero.Throw(tuple(event["dice"]), bool(event.get("served")))
         value = escalero.throw_value(escalero.Row(event["row"]), throw, rules)

@@ -15,6 +15,7 @@ from ...games.base import RuleError, Text
 from ...games.escoba import DECK, Card, Counts, Points, Suit
 from ..context import TableContext, table_blueprint
 from ..i18n import _, ngettext, pgettext, say, translate
+from ..security import from_script
 from ..table import fragment
 
 bp = table_blueprint("escoba", __name__)
@@ -468,7 +469,7 @@ def finder_context(token: str | None) -> dict:
 
 def render_finder(token: str | None):
     context = finder_context(token)
-    if request.headers.get("X-Requested-With") or request.headers.get("HX-Request"):
+    if from_script():
         return fragment(render_template("games/escoba/_finder.html", **context))
     return render_template("games/escoba/finder.html", **context)
 

@@ -1,0 +1,139 @@
+"""The live part of a table screen: the whole board (first load, a reconnect, a phone that fell
+behind, any change but an entry), or only the parts a run of entries touched, as htmx
+partials (`<hx-partial>`) — an entry's answer and a live update carry a few cells, not the pad.
+
+A board is made of parts: elements with an id, each rendered by a macro of
+`templates/_parts.html` (the stamp, the game, the tray, the history) or of the game's own
+`templates/games/<game>/_parts.html` (Escalero's cells, totals, turn line); the whole board is
+made of the same macros. A change that wrote one entry names it (`store.changed`); each game's
+screen module says which parts its entries touch (`touched`), or the board says the whole.
+
+Every message names the change it brings a board to (the stamp's `data-change`); a message of
+parts also the change it starts from (`data-base`): a phone showing another change than that
+applies nothing and asks for the whole board (static/app.js), so a board never mixes two states.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable
+
+from flask import current_app
+
+from .. import store
+from .context import TableContext
+from .games import screen
+
+MAX_BEHIND = 16  # changes one message of parts may cover; a phone further behind gets the whole board
+GENERIC = "_parts.html"
+Part = tuple  # (macro name, its arguments…)
+
+
+def variables(ctx: TableContext, change: int) -> dict[str, Any]:
+    """What the board's templates read, for the whole board and for its parts alike."""
+    played = ctx.played
+    values = {"ctx": ctx, "change": change, "table": ctx.table, "who": ctx.who, "played": played,
+              "view": ctx.view, "engine": played.engine, "result": played.result}
+    current_app.update_template_context(values)
+    return values
+
+
+def whole(ctx: TableContext, change: int) -> str:
+    """The whole board as this kind of viewer sees it now, claiming `change` (taken before the
+    state is read, so the board is never older than it says)."""
+    return SPACE.sub(" ", current_app.jinja_env.get_template("_board.html").render(variables(ctx, change)))
+
+
+def parts(ctx: TableContext, base: int, change: int) -> str | None:
+    """The parts the changes after `base` up to `change` touched, rendered as they stand now, as
+    htmx partials; None when only the whole board will do."""
+    if base >= change:
+        return None
+    rows = store.changes_since(ctx.db, ctx.table["id"], base, change, MAX_BEHIND + 1)
+    if not rows or len(rows) > MAX_BEHIND or any(event_id is None for _, event_id in rows):
+        return None
+    played = ctx.played
+    wanted = {event_id for _, event_id in rows}
+    events = [recorded for recorded in played.history if recorded.id in wanted]
+    if (len(events) != len(wanted) or any(recorded.kind != "entry" for recorded in events)
+            or played.finished or played.game is None or len(played.entries) <= len(events)):
+        # an undo or a correction, the game's end, its first entries (the join form and the
+        # host's seat list follow them), an entry of another game: the whole board
+        return None
+    touched = getattr(screen(played.row["game"]), "touched", None)
+    chosen = touched(ctx, played, events) if touched else [("stamp",), ("game",), ("tray",), ("history",)]
+    if chosen is None:
+        return None
+    return render(ctx, change, chosen, base, events)
+
+
+def render(ctx: TableContext, change: int, chosen: Iterable[Part], base: int, events: list) -> str:
+    values = variables(ctx, change)
+    env = current_app.jinja_env
+    generic = env.get_template(GENERIC).make_module(values)
+    own = env.select_template([f"games/{ctx.played.row['game']}/_parts.html", GENERIC]).make_module(values)
+    out, done = [], set()
+    for part in chosen:
+        if part in done:
+            continue
+        done.add(part)
+        name, *args = part
+        if name == "history":
+            out += history(ctx.played, generic, events)
+            continue
+        html = str((getattr(own, name, None) or getattr(generic, name))(*args)).strip()
+        if name == "stamp":
+            html = html.replace(" data-change=", f' data-base="{base}" data-change=', 1)
+        out.append(swap(html))
+    return SPACE.sub(" ", "".join(out))
+
+
+def history(played, parts, events: list) -> list[str]:
+    """The history's newest rows after `events` (entries that end it): their rows on top, the
+    row that was newest without its Undo, the rows that fall off gone, the earlier count."""
+    shown = TableContext.recent_rows
+    first = min(recorded.id for recorded in events)
+    before = [recorded for recorded in reversed(played.history) if recorded.id < first][:shown]
+    after = list(reversed(played.history))[:shown]
+    if not before:
+        return [swap(str(parts.history()).strip())]
+    kept = {recorded.id for recorded in before}
+    out = [partial(str(parts.history_row(recorded)).strip(), "#history-rows", "afterbegin")
+           for recorded in reversed(after) if recorded.id not in kept]
+    if before[0] in after:
+        out.append(swap(str(parts.history_row(before[0])).strip()))
+    out += [partial("", f"#h{recorded.id}", "delete") for recorded in before if recorded not in after]
+    out.append(swap(str(parts.history_earlier()).strip()))
+    return out
+
+
+def swap(html: str) -> str:
+    """A part in place of the element with its id."""
+    return partial(html, "#" + ID.match(html).group(1), "outerHTML")
+
+
+def partial(html: str, target: str, how: str) -> str:
+    """htmx's <hx-partial>: its content (parsed alone, so a table's cell or row is one too)
+    swapped `how` into `target`."""
+    return f'<hx-partial hx-target="{target}" hx-swap="{how}">{html}</hx-partial>'
+
+
+ID = re.compile(r'<[a-z]+\b[^>]*?\sid="([^"]+)"')
+SPACE = re.compile(r"\s*\n\s*")  # a board has no <pre> or <textarea>: a line break is a space
+
+
+def message(ctx: TableContext, base: int | None, hub) -> tuple[str, int]:
+    """What a phone whose board shows `base` (None: unknown) needs now, and the change it
+    brings the board to; rendered once per process for every phone of one kind."""
+    change = hub.query(lambda db: store.last_change(db, ctx.table["id"]))
+
+    def render_parts() -> str:
+        return hub.query(lambda db: parts(ctx.again(db), base, change)) or board(ctx, change, hub)
+
+    if base is not None and base < change:
+        return hub.board((ctx.table["id"], base, change, ctx.kind), render_parts), change
+    return board(ctx, change, hub), change
+
+
+def board(ctx: TableContext, change: int, hub) -> str:
+    return hub.board((ctx.table["id"], change, ctx.kind), lambda: hub.query(lambda db: whole(ctx.again(db), change)))

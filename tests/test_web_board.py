@@ -1,0 +1,175 @@
+"""An entry's answer and a live update carry only the parts of the board an entry touched
+(web/board.py): applied to the board a phone showed, they must make exactly the board the
+phone would get whole — for every game, every kind of viewer, every entry of a game."""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+LOGS = Path(__file__).parent / "logs"
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+
+class Elements(HTMLParser):
+    """Every element of a piece of HTML: its tag, attributes and where it starts, where its
+    start tag ends and where it ends."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__(convert_charrefs=False)
+        self.lines = [0]
+        for line in html.splitlines(keepends=True):
+            self.lines.append(self.lines[-1] + len(line))
+        self.open: list[dict] = []
+        self.found: list[dict] = []
+        self.feed(html)
+        self.close()
+
+    def position(self) -> int:
+        line, column = self.getpos()
+        return self.lines[line - 1] + column
+
+    def handle_starttag(self, tag, attrs):
+        start = self.position()
+        element = {"tag": tag, "attrs": dict(attrs), "start": start,
+                   "inside": start + len(self.get_starttag_text()), "depth": len(self.open)}
+        self.found.append(element)
+        if tag in VOID:
+            element["end"] = element["inside"]
+        else:
+            self.open.append(element)
+
+    def handle_endtag(self, tag):
+        end = self.position() + len(f"</{tag}>")
+        while self.open:
+            element = self.open.pop()
+            element["end"] = end
+            if element["tag"] == tag:
+                break
+
+    def by_id(self, id_: str) -> dict:
+        found = [element for element in self.found if element["attrs"].get("id") == id_]
+        assert len(found) == 1, f"#{id_} is on the board {len(found)} times"
+        return found[0]
+
+
+def apply(board: str, message: str) -> str:
+    """A message of parts applied to a whole board, as htmx swaps its <hx-partial>s."""
+    for element in Elements(message).found:
+        if element["depth"]:
+            continue
+        assert element["tag"] == "hx-partial", f"{element['tag']} outside a partial"
+        how, selector = element["attrs"]["hx-swap"], element["attrs"]["hx-target"]
+        inner = message[element["inside"]:element["end"] - len("</hx-partial>")]
+        target = Elements(board).by_id(selector.removeprefix("#"))
+        if how == "outerHTML":
+            board = board[:target["start"]] + inner + board[target["end"]:]
+        elif how == "delete":
+            board = board[:target["start"]] + board[target["end"]:]
+        else:
+            assert how == "afterbegin", how
+            board = board[:target["inside"]] + inner + board[target["inside"]:]
+    return board
+
+
+def replaced(message: str) -> list[str]:
+    return re.findall(r'<hx-partial hx-target="#([^"]+)" hx-swap="outerHTML">', message)
+
+
+def same(html: str) -> str:
+    html = re.sub(r' data-base="\d+"', "", html)
+    return re.sub(r"\s+", " ", re.sub(r">\s+<", "><", html)).strip()
+
+
+def board(phone, token, since=None):
+    url = f"/t/{token}/board" + (f"?since={since}" if since is not None else "")
+    return phone.get(url, headers={"X-Requested-With": "fetch"}).get_data(as_text=True)
+
+
+def change_of(html: str) -> int:
+    return int(re.search(r'id="stamp"[^>]*data-change="(\d+)"', html).group(1))
+
+
+def entries_of(html: str) -> int:
+    return int(re.search(r'id="stamp"[^>]*data-entries="(\d+)"', html).group(1))
+
+
+GAMES = ["escalero/seed-three-players", "kaques/to-1000-three-players-mixed",
+         "escoba/three-players-tie-plays-on", "euchre/three-handed-tie-plays-on"]
+
+
+@pytest.mark.parametrize("log", GAMES)
+def test_the_parts_of_every_entry_make_the_whole_board(phone, app, log):
+    doc = json.loads((LOGS / f"{log}.json").read_text())
+    host = phone()
+    token = host.open_table(doc["game"], players=doc["players"], **doc["rules"])
+    seat = phone()
+    seat.join(token, doc["players"][1])
+    viewers = {"host": host, "seat": seat, "stranger": phone()}
+    boards = {name: board(viewer, token) for name, viewer in viewers.items()}
+    partial = 0
+    for event in doc["events"]:
+        event = {k: v for k, v in event.items() if k not in ("at", "by")}
+        before = boards["host"]
+        response = host.post(f"/t/{token}/entries", {"event": json.dumps(event), "seen": str(entries_of(before)),
+                                                     "change": str(change_of(before))})
+        assert response.status_code == 200, response.get_data(as_text=True)
+        for name, viewer in viewers.items():
+            message = response.get_data(as_text=True) if name == "host" else board(viewer, token, change_of(boards[name]))
+            whole = board(viewer, token)
+            if 'data-base="' in message:
+                partial += 1
+                assert "board-inner" not in message
+                assert same(apply(boards[name], message)) == same(whole), (name, event)
+            else:
+                assert same(message) == same(whole)
+            boards[name] = whole
+    # every entry but the first and the last goes as parts, to every viewer
+    assert partial == 3 * (len(doc["events"]) - 2)
+
+
+def test_an_escalero_entry_sends_its_cell_the_totals_and_the_turn(phone):
+    host = phone()
+    token = host.open_table(players=("Anna", "Ben", "Cleo", "Dora"), stake="0.10")
+    ben = phone()
+    ben.join(token, "Ben")
+    for column, row, value in ((1, "1", 3), (1, "1", 2)):
+        html = board(host, token)
+        response = host.post(f"/t/{token}/entries", {
+            "event": json.dumps({"type": "score", "column": column, "row": row, "value": value}),
+            "seen": str(entries_of(html)), "change": str(change_of(html))})
+    message = response.get_data(as_text=True)
+    assert replaced(message) == ["stamp", "turn", "points", "h1", "history-earlier", "tray-status", "c1-1-1", "t1-1"]
+    assert '<hx-partial hx-target="#history-rows" hx-swap="afterbegin"><li id="h2"' in message
+    assert f'data-base="{change_of(html)}"' in message
+    assert 'data-on="2"' in message and 'data-w="2"' in message  # Cleo throws, the host writes for her
+    # Ben's turn ended: his phone gets its dice closed, and only what changed
+    update = board(ben, token, change_of(html))
+    assert replaced(update) == [
+        "stamp", "turn", "points", "h1", "history-earlier", "tray-status", "tray-body", "c1-1-1", "t1-1"]
+    assert "data-dice-pad" not in update and 'data-w=""' in update
+
+
+def test_a_phone_too_far_behind_or_an_undo_gets_the_whole_board(phone):
+    host = phone()
+    token = host.open_table(players=("Anna", "Ben"))
+    first = board(host, token)
+    for i in range(20):
+        html = board(host, token)
+        state = json.dumps({"type": "score", "column": 1 + i % 3, "row": "1234"[i // 6],
+                            "value": 0})
+        assert host.post(f"/t/{token}/entries", {"event": state, "seen": str(entries_of(html)),
+                                                 "change": str(change_of(html))}).status_code == 200
+    assert "board-inner" in board(host, token, change_of(first))  # 20 changes behind
+    assert "board-inner" not in board(host, token, change_of(html))
+    last = re.findall(r'data-post="[^"]+/undo" data-fields=\'\{"target": (\d+)\}', board(host, token))[0]
+    html = board(host, token)
+    undo = host.post(f"/t/{token}/undo", {"target": last, "change": str(change_of(html))})
+    assert "board-inner" in undo.get_data(as_text=True)
+    assert "board-inner" in host.post(f"/t/{token}/entries", {  # no `change`: the whole board
+        "event": json.dumps({"type": "score", "column": 3, "row": "4", "value": 0}),
+        "seen": str(entries_of(board(host, token)))}).get_data(as_text=True)
