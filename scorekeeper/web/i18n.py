@@ -17,6 +17,7 @@ import os
 from datetime import datetime
 from decimal import Decimal, localcontext
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -179,25 +180,39 @@ def _digits(value: Any):
 
 def number(value: Any, signed: bool = False) -> str:
     """1234.5 as '1.234,5' in German; with `signed`, '+' before a positive number."""
-    if isinstance(value, Fraction):
-        value = Decimal(round_half_away(value * 100)) / 100
-    with _digits(value):
-        text = format_decimal(value, locale=get_locale())
-    return f"+{text}" if signed and value > 0 else text
+    return _number(value, signed, str(get_locale()))
 
 
 def money(amount: Any, currency: str | None = None, signed: bool = False) -> str:
     """An amount in units ("1.50", a Decimal) as the locale writes money: '1,50 €' in German,
     '€ 1,50' in Austria; without a currency, just the figure with two decimals."""
+    return _money(amount, currency, signed, str(get_locale()))
+
+
+# Performance (bench/, issue 18): a board shows the same few numbers again and again (points,
+# money, column sums, clock times), and Babel takes tens of microseconds for each: each is
+# formatted once per process and locale
+
+@lru_cache(maxsize=8192, typed=True)
+def _number(value: Any, signed: bool, locale: str) -> str:
+    if isinstance(value, Fraction):
+        value = Decimal(round_half_away(value * 100)) / 100
+    with _digits(value):
+        text = format_decimal(value, locale=locale)
+    return f"+{text}" if signed and value > 0 else text
+
+
+@lru_cache(maxsize=8192, typed=True)
+def _money(amount: Any, currency: str | None, signed: bool, locale: str) -> str:
     value = Decimal(str(amount))
     with _digits(value):
         if currency:
             try:
-                text = format_currency(value, currency, locale=get_locale())
+                text = format_currency(value, currency, locale=locale)
             except (ValueError, KeyError):
-                text = f"{format_decimal(value, format='#,##0.00', locale=get_locale())} {currency}"
+                text = f"{format_decimal(value, format='#,##0.00', locale=locale)} {currency}"
         else:
-            text = format_decimal(value, format="#,##0.00", locale=get_locale())
+            text = format_decimal(value, format="#,##0.00", locale=locale)
     return f"+{text}" if signed and value > 0 else text
 
 
@@ -220,10 +235,15 @@ def when(iso_text: Any, with_time: bool = False) -> str:
 
 def clock(iso_text: Any) -> str:
     """Just the time of day of a stored time, as the locale writes it ('8:15 PM', '20:15')."""
+    return _clock(iso_text, str(get_locale()))
+
+
+@lru_cache(maxsize=8192, typed=True)
+def _clock(iso_text: Any, locale: str) -> str:
     moment = _moment(iso_text)
     if moment is None:
         return "" if iso_text is None else str(iso_text)
-    return format_time(moment, "short", tzinfo=moment.tzinfo, locale=get_locale())
+    return format_time(moment, "short", tzinfo=moment.tzinfo, locale=locale)
 
 
 def _moment(iso_text: Any) -> datetime | None:
