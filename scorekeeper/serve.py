@@ -29,6 +29,35 @@ def terminal_qr(text: str) -> str:
     return out.getvalue()
 
 
+def tend_collector(freeze_every: float = 5.0, thaw_every: float = 600.0) -> None:
+    """Keep Python's full garbage collections off the live streams (issue 18, docs/performance.md).
+
+    A worker holding thousands of streams holds ~100 long-lived objects for each; a full
+    collection walked all of them and stalled every stream of the worker for 0.1–0.8 s (the
+    p99 of an update at 8000 phones). What has lived a few seconds here is a stream's or the
+    app's, so it is moved out of the collector's sight (`gc.freeze`) every `freeze_every`
+    seconds; it is still freed when its last reference goes. Cycles among such objects wait for
+    the next thaw (`gc.unfreeze`, every `thaw_every` seconds), when one full collection sees all."""
+    import atexit
+    import gc
+    import threading
+    import time
+
+    def tend() -> None:
+        thawed = time.monotonic()
+        while True:
+            time.sleep(freeze_every)
+            if time.monotonic() - thawed >= thaw_every:
+                gc.unfreeze()
+                thawed = time.monotonic()
+            else:
+                gc.freeze()
+
+    threading.Thread(target=tend, name="gc-tender", daemon=True).start()
+    # what is frozen at exit would be finalized after the modules it needs are gone
+    atexit.register(lambda: (gc.unfreeze(), gc.collect()))
+
+
 def run(host: str, port: int, workers: int, instance: str | None = None) -> None:
     from gunicorn.app.base import BaseApplication
 
@@ -46,6 +75,7 @@ def run(host: str, port: int, workers: int, instance: str | None = None) -> None
             self.cfg.set("accesslog", None)
             self.cfg.set("errorlog", "-")
             self.cfg.set("loglevel", "warning")
+            self.cfg.set("post_worker_init", lambda worker: tend_collector())
 
         def load(self):
             app = create_app()
