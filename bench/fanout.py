@@ -37,7 +37,7 @@ class Target:
     def entry(self, table: int) -> tuple[str, dict, bytes]:
         raise NotImplementedError
 
-    def entered(self, table: int) -> None:
+    def entered(self, table: int, change: int | None = None) -> None:
         pass
 
 
@@ -48,6 +48,7 @@ class App(Target):
         self.instance, self.tables, self.phones = instance, tables, phones
         self.plans = {size: escalero_plan([f"P{j + 1}" for j in range(size)]) for size in SIZES}
         self.position = [0] * len(tables)
+        self.shown = [""] * len(tables)  # the change each table's board shows, sent as the page sends it
 
     def live_path(self, table: int, phone: int):
         device = self.tables[table].phones[phone]
@@ -58,10 +59,12 @@ class App(Target):
         plan = self.plans[len(seeded.players)]
         at = self.position[table] % len(plan)
         return (f"/t/{seeded.token}/entries", post_headers(self.instance.host),  # seen: as app.js sends it
-                form({"event": plan[at], "seen": str(at), "idem": f"{table}-{time.monotonic_ns()}"}))
+                form({"event": plan[at], "seen": str(at), "change": self.shown[table],
+                      "idem": f"{table}-{time.monotonic_ns()}"}))
 
-    def entered(self, table: int) -> None:
+    def entered(self, table: int, change: int | None = None) -> None:
         self.position[table] += 1
+        self.shown[table] = str(change or "")
 
 
 class Bare(Target):
@@ -110,8 +113,8 @@ async def make_entries(port: int, target: Target, table_count: int, workers: int
             if reply.status >= 300:
                 errors.append(f"{reply.status}: {reply.text()[:120]}")
                 return
-            target.entered(table)
             found = re.search(r'data-change="(\d+)"', reply.text())
+            target.entered(table, int(found.group(1)) if found else None)
             made.append({"table": table, "change": int(found.group(1)) if found else None,
                          "ok_ns": reply.ended, "worker": reply.headers.get("x-worker"),
                          "server_ms": reply.server_ms, "wire": reply.wire})
@@ -247,6 +250,7 @@ def run_one(target_name: str, work: str, phones_total: int, rate: float, seconds
         "missing_updates": missing, "drops": arrivals.get("drops", 0),
         "still_connected": arrivals.get("still_connected", 0),
         "server_log_errors": server_log_errors(str(server.log_path)),
+        "server_log_tail": server.log_tail(40) if server_log_errors(str(server.log_path)) else "",
     })
     log(f"  fan-out {target_name} M={phones_total}: connected {result['connect'].get('connected')}"
         f" in {result['connect'].get('connect_s')} s · every phone p95 {result['every_phone_ms'].get('p95')} ms"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import re
 import shutil
 import time
 
@@ -64,11 +65,18 @@ async def timed(pool: Pool, method: str, path: str, headers: dict, body: bytes =
     return reply, None
 
 
+def board_change(html: str) -> str:
+    """The change a board (or its parts) brings a phone to: the next entry's `change`."""
+    found = re.search(r'id="stamp"[^>]*data-change="(\d+)"', html)
+    return found.group(1) if found else ""
+
+
 async def drive(port: int, host: dict, tables, plans, rate: float, seconds: float,
                 warmup: float = 1.0) -> dict:
     """Entries and hellos at `rate` each per second for warmup + seconds; returns samples."""
     entries, hellos = Pool(port), Pool(port, 8)
     position = {t.token: 0 for t in tables}
+    shown: dict[str, str] = {}  # the change each table's board shows, sent as the page sends it
     busy: set[str] = set()
     order = list(tables)
     random.Random(7).shuffle(order)
@@ -84,12 +92,14 @@ async def drive(port: int, host: dict, tables, plans, rate: float, seconds: floa
                 kind, path, body = "rematch", f"/t/{table.token}/rematch", form({})
             else:
                 kind, path, body = "entry", f"/t/{table.token}/entries", form(
-                    {"event": plan[at], "seen": str(at), "idem": f"{table.token}-{time.monotonic_ns()}"})
+                    {"event": plan[at], "seen": str(at), "change": shown.get(table.token, ""),
+                     "idem": f"{table.token}-{time.monotonic_ns()}"})
             reply, error = await timed(entries, "POST", path, post_headers(host), body)
             if reply is None or reply.status >= 300:
                 errors.append(error or f"{kind} {reply.status}: {reply.text()[:120]}")
                 return
             position[table.token] = 0 if kind == "rematch" else at + 1
+            shown[table.token] = board_change(reply.text())
             if measured:
                 samples[kind].append((reply.server_ms, reply.client_ms, reply.wire, len(reply.body),
                                       reply.headers.get("x-worker")))

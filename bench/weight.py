@@ -14,6 +14,7 @@ import html.parser
 import os
 import re
 import shutil
+import zlib
 
 from .common import Connection, Instance, Server, escalero_plan, form, post_headers, summary
 
@@ -81,16 +82,67 @@ async def stream_opening(port: int, path: str, phone: dict, wait: float = 0.5) -
             "body": len(got), "encoding": "-", "board_sent": b"board-inner" in got}
 
 
-async def entries(port: int, token: str, host: dict, plan: list, count: int) -> list:
+async def entries(port: int, token: str, host: dict, plan: list, count: int, updates: "Stream | None" = None,
+                  start: int = 0) -> list:
+    """The host's entries as the page posts them (with the entries and the change its board
+    shows); with `updates`, also what each one costs a seated phone's live stream."""
     connection = await Connection(port).open()
+    board = await connection.request("GET", f"/t/{token}/board", post_headers(host))
+    change = stamp(board.text())
     out = []
-    for seen, event in enumerate(plan[:count]):
+    for seen, event in enumerate(plan[start:start + count], start):
         reply = await connection.request("POST", f"/t/{token}/entries", post_headers(host),
-                                         form({"event": event, "seen": str(seen)}))
+                                         form({"event": event, "seen": str(seen), "change": change}))
         assert reply.status == 200, reply.text()[:200]
-        out.append({"wire": reply.wire, "body": len(reply.body), "encoding": reply.headers.get("content-encoding")})
+        change = stamp(reply.text())
+        made = {"wire": reply.wire, "body": len(reply.body), "encoding": reply.headers.get("content-encoding"),
+                "parts": "data-base=" in reply.text()}
+        if updates is not None:
+            made["update"] = await updates.next_message(change)
+        out.append(made)
     connection.close()
     return out
+
+
+def stamp(html: str) -> str:
+    found = re.search(r'id="stamp"[^>]*data-change="(\d+)"', html)
+    return found.group(1) if found else ""
+
+
+class Stream:
+    """A seated phone's live stream as Chromium opens it (gzip), read message by message: the
+    bytes on the wire (chunk framing included) that brought each one."""
+
+    def __init__(self, port: int, path: str, phone: dict) -> None:
+        self.port, self.path, self.phone = port, path, phone
+        self.inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        self.text = ""
+
+    async def open(self) -> "Stream":
+        self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        self.writer.write((f"GET {self.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+                           f"Accept-Encoding: gzip, deflate, br\r\nHX-Request: true\r\n"
+                           f"Cookie: {self.phone['cookie']}\r\n\r\n").encode())
+        head = await self.reader.readuntil(b"\r\n\r\n")
+        self.gzip = b"content-encoding: gzip" in head.lower()
+        return self
+
+    async def next_message(self, change: str, timeout: float = 5.0) -> dict:
+        """Read until the message that brings the board to `change` has arrived."""
+        wire = 0
+        while f"id: {change}\n" not in self.text or not self.text.endswith("\n\n"):
+            size_line = await asyncio.wait_for(self.reader.readuntil(b"\r\n"), timeout)
+            chunk = await self.reader.readexactly(int(size_line.split(b";")[0], 16) + 2)
+            wire += len(size_line) + len(chunk)
+            data = self.inflate.decompress(chunk[:-2]) if self.gzip else chunk[:-2]
+            self.text += data.decode()
+        message = self.text[self.text.index(f"id: {change}\n"):]
+        self.text = ""
+        return {"wire": wire, "text": len(message), "parts": "data-base=" in message,
+                "encoding": "gzip" if self.gzip else "-"}
+
+    def close(self) -> None:
+        self.writer.close()
 
 
 async def baseline(port: int, page_urls: list[str]) -> dict:
@@ -119,6 +171,7 @@ def run(work: str, players: int = 4, mid_game: int = 40, log=print) -> dict:
         asyncio.run(_post(server.port, f"/t/{table.token}/rematch", instance.host))
         asyncio.run(entries(server.port, table.token, instance.host, plan, mid_game))
         first_mid = asyncio.run(first_load(server.port, table.token, phone))
+        mid = asyncio.run(mid_game_entries(server.port, table.token, instance.host, phone, plan, mid_game))
         base = asyncio.run(baseline(server.port, [i["url"] for i in first_mid["items"] if "/vendor/" in i["url"]]))
     finally:
         server.stop()
@@ -127,15 +180,36 @@ def run(work: str, players: int = 4, mid_game: int = 40, log=print) -> dict:
         "players": players, "mid_game_entries": mid_game,
         "first_load_new_game": first_empty, "first_load_mid_game": first_mid,
         "entry_wire": summary(m["wire"] for m in made), "entry_body": summary(m["body"] for m in made),
+        # issue 18: mid-game, the host's entry answered with its parts, and the same entry's
+        # live update at a seated phone (gzip as sent, framing included)
+        "mid_entry_wire": summary(m["wire"] for m in mid), "mid_update_wire": summary(m["update"]["wire"] for m in mid),
+        "mid_update_text": summary(m["update"]["text"] for m in mid),
+        "mid_as_parts": sum(m["parts"] and m["update"]["parts"] for m in mid), "mid_entries": len(mid),
         "entry_encoding": sorted({m["encoding"] or "-" for m in made}),
         "baseline": base,
         "ratio_first_load": first_mid["total_wire"] / base["htmx_page_wire"],
         "ratio_entry_p50": summary(m["wire"] for m in made)["p50"] / base["hello_wire"],
     }
     log(f"  page weight: first load {first_mid['total_wire'] / 1024:.1f} KiB (mid-game) · entry p50 "
-        f"{out['entry_wire']['p50']} B, max {out['entry_wire']['max']} B · htmx floor "
+        f"{out['entry_wire']['p50']} B, max {out['entry_wire']['max']} B · mid-game entry p50 "
+        f"{out['mid_entry_wire']['p50']} B, live update p50 {out['mid_update_wire']['p50']} B · htmx floor "
         f"{base['htmx_page_wire'] / 1024:.1f} KiB")
     return out
+
+
+async def mid_game_entries(port: int, token: str, host: dict, phone: dict, plan: list, done: int,
+                           count: int = 20) -> list:
+    """The next `count` entries of a game `done` entries in, each with the live update a seated
+    phone gets for it."""
+    page = await (await Connection(port).open()).request("GET", f"/t/{token}", {**BROWSER, "Cookie": phone["cookie"]})
+    parser = Assets()
+    parser.feed(page.text())
+    updates = await Stream(port, parser.live, phone).open()
+    try:
+        made = await entries(port, token, host, plan, count, updates, start=done)
+    finally:
+        updates.close()
+    return made
 
 
 async def _post(port: int, path: str, host: dict) -> None:
