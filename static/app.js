@@ -166,13 +166,14 @@
     if (fits(e.detail.message.data) !== "yes") e.detail.cancelled = true;
   });
 
-  // the history's earlier rows come when they are opened: the board keeps the last ten
+  // the history's earlier rows come when they are opened: the board keeps the newest
   document.addEventListener("toggle", async (e) => {
     const details = e.target;
-    if (!details?.open || !details.dataset?.earlier || details.dataset.loaded) return;
+    if (!details?.open || details.dataset?.earlier === undefined || details.dataset.loaded) return;
     details.dataset.loaded = "yes";
     try {
-      const r = await fetch(details.dataset.earlier, {credentials: "same-origin", headers: {"X-Requested-With": "fetch"}});
+      const url = `${$("#board").dataset.boardUrl}/earlier`;
+      const r = await fetch(url, {credentials: "same-origin", headers: {"X-Requested-With": "fetch"}});
       if (!r.ok) throw new Error(String(r.status));
       $("ol", details).innerHTML = await r.text();
     } catch {

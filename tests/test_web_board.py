@@ -63,9 +63,9 @@ def apply(board: str, message: str) -> str:
         if element["depth"]:
             continue
         assert element["tag"] == "hx-partial", f"{element['tag']} outside a partial"
-        how, selector = element["attrs"]["hx-swap"], element["attrs"]["hx-target"]
+        how = element["attrs"].get("hx-swap", "outerHTML")  # the page's default (base.html)
         inner = message[element["inside"]:element["end"] - len("</hx-partial>")]
-        target = Elements(board).by_id(selector.removeprefix("#"))
+        target = Elements(board).by_id(element["attrs"]["id"])
         if how == "outerHTML":
             board = board[:target["start"]] + inner + board[target["end"]:]
         elif how == "delete":
@@ -77,7 +77,7 @@ def apply(board: str, message: str) -> str:
 
 
 def replaced(message: str) -> list[str]:
-    return re.findall(r'<hx-partial hx-target="#([^"]+)" hx-swap="outerHTML">', message)
+    return re.findall(r'<hx-partial id="([^"]+)">', message)
 
 
 def same(html: str) -> str:
@@ -143,14 +143,16 @@ def test_an_escalero_entry_sends_its_cell_the_totals_and_the_turn(phone):
             "event": json.dumps({"type": "score", "column": column, "row": row, "value": value}),
             "seen": str(entries_of(html)), "change": str(change_of(html))})
     message = response.get_data(as_text=True)
-    assert replaced(message) == ["stamp", "turn", "points", "h1", "history-earlier", "tray-status", "c1-1-1", "t1-1"]
-    assert '<hx-partial hx-target="#history-rows" hx-swap="afterbegin"><li id="h2"' in message
+    assert replaced(message) == ["stamp", "turn", "points", "history-earlier", "tray-status", "c1-1-1", "t1-1"]
+    assert '<hx-partial id="undo-1" hx-swap="delete">' in message  # only the last entry is undone
+    assert '<hx-partial id="history-rows" hx-swap="afterbegin"><li id="h2"' in message
     assert f'data-base="{change_of(html)}"' in message
     assert 'data-on="2"' in message and 'data-w="2"' in message  # Cleo throws, the host writes for her
     # Ben's turn ended: his phone gets its dice closed, and only what changed
     update = board(ben, token, change_of(html))
     assert replaced(update) == [
-        "stamp", "turn", "points", "h1", "history-earlier", "tray-status", "tray-body", "c1-1-1", "t1-1"]
+        "stamp", "turn", "points", "history-earlier", "tray-status", "tray-body", "c1-1-1", "t1-1"]
+    assert "#undo-" not in update  # Ben had no Undo of the host's entry
     assert "data-dice-pad" not in update and 'data-w=""' in update
 
 

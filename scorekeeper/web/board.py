@@ -79,7 +79,7 @@ def render(ctx: TableContext, change: int, chosen: Iterable[Part], base: int, ev
         done.add(part)
         name, *args = part
         if name == "history":
-            out += history(ctx.played, generic, events)
+            out += history(ctx, generic, events)
             continue
         html = str((getattr(own, name, None) or getattr(generic, name))(*args)).strip()
         if name == "stamp":
@@ -88,38 +88,43 @@ def render(ctx: TableContext, change: int, chosen: Iterable[Part], base: int, ev
     return SPACE.sub(" ", "".join(out))
 
 
-def history(played, parts, events: list) -> list[str]:
+def history(ctx: TableContext, parts, events: list) -> list[str]:
     """The history's newest rows after `events` (entries that end it): their rows on top, the
-    row that was newest without its Undo, the rows that fall off gone, the earlier count."""
-    shown = TableContext.recent_rows
+    row that was newest without its Undo, the rows that fall off gone, the earlier count. A
+    row never changes otherwise while only entries follow it (an undo or a correction sends
+    the whole board)."""
+    played, shown = ctx.played, ctx.recent_rows
     first = min(recorded.id for recorded in events)
     before = [recorded for recorded in reversed(played.history) if recorded.id < first][:shown]
     after = list(reversed(played.history))[:shown]
     if not before:
         return [swap(str(parts.history()).strip())]
     kept = {recorded.id for recorded in before}
-    out = [partial(str(parts.history_row(recorded)).strip(), "#history-rows", "afterbegin")
+    out = [partial(str(parts.history_row(recorded)).strip(), "history-rows", "afterbegin")
            for recorded in reversed(after) if recorded.id not in kept]
-    if before[0] in after:
-        out.append(swap(str(parts.history_row(before[0])).strip()))
-    out += [partial("", f"#h{recorded.id}", "delete") for recorded in before if recorded not in after]
+    # the row that was newest loses its Undo (only the last entry is undone), where this phone
+    # had one: its writer's or the host's — who may correct it now
+    if before[0] in after and before[0].kind == "entry" and ctx.may_correct(before[0]):
+        out.append(partial("", f"undo-{before[0].id}", "delete"))
+    out += [partial("", f"h{recorded.id}", "delete") for recorded in before if recorded not in after]
     out.append(swap(str(parts.history_earlier()).strip()))
     return out
 
 
 def swap(html: str) -> str:
     """A part in place of the element with its id."""
-    return partial(html, "#" + ID.match(html).group(1), "outerHTML")
+    return partial(html, ID.match(html).group(1))
 
 
-def partial(html: str, target: str, how: str) -> str:
+def partial(html: str, target: str, how: str | None = None) -> str:
     """htmx's <hx-partial>: its content (parsed alone, so a table's cell or row is one too)
-    swapped `how` into `target`."""
-    return f'<hx-partial hx-target="{target}" hx-swap="{how}">{html}</hx-partial>'
+    swapped into the element with the id `target`, `how` (the page's default: outerHTML)."""
+    swap = f' hx-swap="{how}"' if how else ""
+    return f'<hx-partial id="{target}"{swap}>{html}</hx-partial>'
 
 
 ID = re.compile(r'<[a-z]+\b[^>]*?\sid="([^"]+)"')
-SPACE = re.compile(r"\s*\n\s*")  # a board has no <pre> or <textarea>: a line break is a space
+SPACE = re.compile(r"\s*\n\s*|  +(?=<)")  # no <pre> or <textarea> on a board: a line break, or spaces before a tag, is one space
 
 
 def message(ctx: TableContext, base: int | None, hub) -> tuple[str, int]:
