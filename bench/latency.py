@@ -122,6 +122,14 @@ async def drive(port: int, host: dict, tables, plans, rate: float, seconds: floa
             samples["commit"].append((reply.server_ms, reply.client_ms, reply.wire, len(reply.body),
                                       reply.headers.get("x-worker")))
 
+    # each table's board as its page shows it: an entry then names the change it was made on
+    for table in tables:
+        reply, error = await timed(entries, "GET", f"/t/{table.token}/board", post_headers(host))
+        if reply is None or reply.status != 200:
+            errors.append(error or f"board {reply.status}")
+        else:
+            shown[table.token] = board_change(reply.text())
+
     tasks = []
     start = time.monotonic()
     total = int((warmup + seconds) * rate)

@@ -20,6 +20,7 @@ from typing import Any, Callable, Iterable, TypeVar
 
 import sqlite_utils
 
+from . import store
 from .gamelog import FORMAT, Game, LogError, clean_event, read_header
 from .names import clean_name, skeleton
 from .games import ENGINES
@@ -100,7 +101,7 @@ class Viewer:
 def viewer(db: sqlite_utils.Database, table: dict, device: str, read_only: bool = False) -> Viewer:
     seat = None
     if device and not read_only:
-        rows = list(db["seats"].rows_where("table_id = ? AND device = ?", [table["id"], device], limit=1))
+        rows = store.rows(db, "SELECT * FROM seats WHERE table_id = ? AND device = ? LIMIT 1", [table["id"], device])
         seat = rows[0] if rows else None
     return Viewer(device, not read_only and bool(device) and device == table["host_device"], seat, read_only)
 
@@ -188,7 +189,7 @@ class Write:
         self.key = None  # one key names one event
         self._wrote = True
         self.__dict__.pop("played", None)
-        event_id = self.db["events"].insert(row).last_pk
+        event_id = store.insert(self.db, "events", row)
         self.events.append(event_id)
         return event_id
 
@@ -490,7 +491,7 @@ def by_board_token(db: sqlite_utils.Database, value: str) -> dict:
 
 
 def _one(db: sqlite_utils.Database, column: str, value: str) -> dict:
-    rows = list(db["tables"].rows_where(f"{column} = ?", [value], limit=1)) if value else []
+    rows = store.rows(db, f"SELECT * FROM tables WHERE {column} = ? LIMIT 1", [value]) if value else []
     if not rows:
         raise Refused("There is no such table. Check the link or ask the host for the code.", 404)
     return rows[0]
@@ -714,7 +715,7 @@ def rematch(db: sqlite_utils.Database, table: dict, who: Viewer) -> dict:
 
 
 def current_game(db: sqlite_utils.Database, table_id: int) -> dict:
-    return next(db["games"].rows_where("table_id = ?", [table_id], order_by="number desc", limit=1))
+    return store.rows(db, "SELECT * FROM games WHERE table_id = ? ORDER BY number DESC LIMIT 1", [table_id])[0]
 
 
 def tables_of(db: sqlite_utils.Database, device: str, limit: int = 12) -> list[dict]:
