@@ -175,3 +175,30 @@ def test_a_phone_too_far_behind_or_an_undo_gets_the_whole_board(phone):
     assert "board-inner" in host.post(f"/t/{token}/entries", {  # no `change`: the whole board
         "event": json.dumps({"type": "score", "column": 3, "row": "4", "value": 0}),
         "seen": str(entries_of(board(host, token)))}).get_data(as_text=True)
+
+
+def test_a_live_stream_is_one_gzip_stream_of_messages_made_once(phone):
+    """Chromium asks for gzip: the stream is compressed as sent, each message deflated alone
+    (the same bytes for every phone) and the whole a valid gzip stream when it ends."""
+    import gzip
+    import zlib
+
+    host = phone()
+    token = host.open_table(players=("Anna", "Ben"))
+    html = board(host, token)
+    host.post(f"/t/{token}/entries", {"event": json.dumps({"type": "score", "column": 1, "row": "1", "value": 3}),
+                                      "seen": "0", "change": str(change_of(html))})
+    html = board(host, token)
+    host.post(f"/t/{token}/entries", {"event": json.dumps({"type": "score", "column": 1, "row": "1", "value": 2}),
+                                      "seen": "1", "change": str(change_of(html))})
+    response = host.client.get(f"/t/{token}/live", headers={"Accept-Encoding": "gzip", "HX-Request": "true",
+                                                             "Last-Event-ID": str(change_of(html))})
+    assert response.headers["Content-Encoding"] == "gzip"
+    packed = response.get_data()
+    text = gzip.decompress(packed).decode()  # whole, with its trailer: the stream ended
+    assert text.startswith("retry: 1000\n\n") and 'data-base="' in text and "board-inner" not in text
+    # decoded as it arrives: the message is readable before the stream ends
+    assert "data-base" in zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(packed[:-10]).decode()
+    plain = host.client.get(f"/t/{token}/live", headers={"Last-Event-ID": str(change_of(html))})
+    quiet = lambda stream: stream.replace(": still here\n\n", "")  # keep-alives come with time
+    assert "Content-Encoding" not in plain.headers and quiet(plain.get_data(as_text=True)) == quiet(text)
