@@ -128,6 +128,26 @@ def m002_moderation_and_limits(db: sqlite_utils.Database) -> None:
     db["hits"].create_index(["kind", "key", "at"])
 
 
+@migrations()
+def m003_claims(db: sqlite_utils.Database) -> None:
+    # an imported game that names the real table it was played at: its money counts in the
+    # statistics once that table's host confirms it (issue 16)
+    db["claims"].create({
+        "id": int,
+        "table_id": int,  # the real table the importer named
+        "code": str,  # the code the importer typed (the table's code may change since)
+        "game_id": int,  # the imported game
+        "last_event": int,  # the imported game's last event: a later change voids the claim
+        "digest": str,  # the game's players, rules and entries: the same game twice is found
+        "device": str,  # the importing device
+        "status": str,  # "open", "confirmed" or "dismissed"
+        "at": str, "answered_at": str,
+    }, pk="id", foreign_keys=[("table_id", "tables", "id"), ("game_id", "games", "id")],
+        not_null={"table_id", "code", "game_id", "last_event", "digest", "status", "at"})
+    db["claims"].create_index(["table_id", "status"])
+    db["claims"].create_index(["game_id"], unique=True)
+
+
 def connect(path: str, folds: FoldCache | None = None, limits: dict[str, Any] | None = None) -> Database:
     """A connection with the durability settings every process must use; `folds`, the fold
     cache to share with the app's other connections to the same file (a new one if None);
