@@ -129,7 +129,7 @@ def m002_moderation_and_limits(db: sqlite_utils.Database) -> None:
 
 
 @migrations()
-def m003_claims(db: sqlite_utils.Database) -> None:
+def m004_claims(db: sqlite_utils.Database) -> None:
     # an imported game that names the real table it was played at: its money counts in the
     # statistics once that table's host confirms it (issue 16)
     db["claims"].create({
