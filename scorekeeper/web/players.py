@@ -17,6 +17,7 @@ from fractions import Fraction
 from flask import Blueprint, abort, current_app, render_template, session
 
 from .. import charts, service, stats
+from ..gamelog import cooperate
 from ..games import ENGINES
 from .db import get_db
 from .i18n import _, cents
@@ -50,6 +51,7 @@ def everyone(db) -> dict[str, stats.Player]:
         with _lock:
             summary = kept.get((game_id, last, money))
         if summary is None:
+            cooperate()  # many games to summarise: other requests of this worker go on between them
             played = service.load(db, db["games"].get(game_id))
             if played.game is None:
                 continue
