@@ -103,7 +103,8 @@ async def victim(port: int, tables, phones: dict, plans: dict, position: dict, r
                 return
             position[table.token] = 0 if kind == "rematch" else at + 1
             if measured and kind == "entry":
-                samples.append((reply.server_ms, reply.client_ms, reply.headers.get("x-worker")))
+                samples.append((reply.server_ms, reply.client_ms, reply.headers.get("x-worker"),
+                                round((reply.started / 1e9) - start, 3)))
         finally:
             busy.discard(table.token)
 
@@ -381,7 +382,11 @@ def run(work: str, rate: float = 50.0, baseline: float = 15.0, seconds: float = 
     shutil.rmtree(path, ignore_errors=True)
     out["baseline"] = {**digest(alone["samples"]), "errors": len(alone["errors"]), "skipped": alone["skipped"]}
     out["under_attack"] = {**digest(attacked["samples"]), "errors": len(attacked["errors"]),
+                           "slowest": sorted(attacked["samples"], key=lambda s: -(s[0] or 0))[:10],
+                           "slowest_client": sorted(attacked["samples"], key=lambda s: -s[1])[:10],
                            "error_examples": attacked["errors"][:5], "skipped": attacked["skipped"]}
+    # once the limits refuse every table and import (the first seconds), what is left of the attack
+    out["under_attack_after_5s"] = digest([sample for sample in attacked["samples"] if sample[3] >= 5 + 1.0])
     out["after_attack"] = {**digest(after["samples"]), "errors": len(after["errors"])}
     requests = {kind: out["attack"]["requests"].get(kind, {}) for kind in ("tables", "imports", "players", "nested", "codes")}
     out["server_errors"] = sum(v for kind in requests.values() for k, v in kind.items() if k.isdigit() and int(k) >= 500)
