@@ -961,8 +961,6 @@ def import_log(db: sqlite_utils.Database, doc: Any, device: str = "import", addr
     counts in the statistics once that table's host confirms it (see `claim_refusal`)."""
     from .gamelog import fold as fold_log
 
-    if address is not None:  # past the limit: refused before the log is read (a big one costs)
-        check_limit(db, IMPORTS, device, address)
     game = read_header(doc)
     # a log of thousands of redeals folded into every statistics page (issue 16): a real
     # evening's game has a few hundred events
@@ -975,6 +973,8 @@ def import_log(db: sqlite_utils.Database, doc: Any, device: str = "import", addr
         raise LogError("players: a table has at most %(seats)s seats, this log has %(players)s players",
                        seats=MAX_SEATS, players=len(game.setup.players))
     _check_names(list(game.setup.players))  # no look-alike names at one table, imported or not
+    if address is not None:  # past the limit: refused before the events are folded (a big log costs)
+        check_limit(db, IMPORTS, device, address)
     state = fold_log(game, doc["events"])  # refuse before writing anything
     header = {k: v for k, v in doc.items() if k != "events"}
     real = None

@@ -124,7 +124,8 @@ ROWS = [
       R + "test_moderation.py::test_a_new_join_link_shuts_the_old_one"], "moderation",
      "{removed_phone_refusals} writes and seats of a removed phone refused"),
     ("Statistics are this phone's business: only the tables it hosted or sat at; an imported log's "
-     "money never counts; each finished game is summarised once, never the whole database in a request.",
+     "money does not count (unless a host confirms it, below); each finished game is summarised once, "
+     "never the whole database in a request.",
      [R + "test_moderation.py::test_statistics_are_this_phone_s_and_imported_money_is_not_counted",
       R + "test_moderation.py::test_players_stays_fast_with_ten_thousand_games_in_the_database"], "moderation",
      "/players in {players_ms_with_10000_games} ms with 10,000 other games in the database"),
@@ -150,6 +151,15 @@ ROWS = [
       R + "test_claims.py::test_the_table_field_does_not_guess_codes"], "claims",
      "{answers_refused} answers by others refused; {claims_refused} claims of tables they may not name "
      "refused; {changed_claims_refused} changed games refused; {codes_guessed_refused} code guesses held back"),
+    ("Without a proxy, one address cannot take every connection or the CPU: past 64 connections "
+     "a worker its connections get a 429 at once (slowloris, bodies never sent), past 10 requests "
+     "a second (a burst of 60) its requests get a 429 after a second's wait; other phones are "
+     "served meanwhile. Behind a trusted proxy, the proxy's limits do this.",
+     [R + "test_internet.py::test_one_address_cannot_hold_every_connection",
+      R + "test_internet.py::test_one_address_cannot_take_the_cpu",
+      R + "test_internet.py::test_the_caps_are_off_behind_a_trusted_proxy"], "moderation",
+     "past the cap: {slow_connections_refused} half-sent connections refused; past the rate: "
+     "{flood_requests_refused} refused"),
     ("On the internet, behind a reverse proxy: only trusted proxies' forwarded addresses count, "
      "IPv6 by its /64; the server answers only to its hosts and the join link never follows a "
      "Host header; cookies expire after a month and go over HTTPS only there; short codes expire; "
