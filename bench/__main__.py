@@ -1,5 +1,5 @@
-"""`python -m bench` (make bench): entry latency, live fan-out, page weight and taps, each
-against a baseline measured in the same run; prints a table and writes JSON to
+"""`python -m bench` (make bench): entry latency, live fan-out, page weight, taps and an attack
+on another table's entries, each against a baseline measured in the same run; prints a table and writes JSON to
 bench/results/ (latest.json and one file per run).
 
     python -m bench            the full run (about ten minutes on a 2-core machine)
@@ -30,14 +30,18 @@ FULL = {
     "fanout": {"counts": (60, 600, 3000, 8000), "rate": 20.0, "seconds": 20.0},
     "weight": {},
     "taps": {},
+    "attack": {"rate": 50.0, "baseline": 15.0, "seconds": 30.0, "tables": 10, "concurrency": 2,
+               "slowloris": 2000, "slow_bodies": 200, "drip_s": 5.0},
 }
 SMOKE = {
     "latency": {"counts": (3,), "rate": 20.0, "seconds": 2.0},
     "fanout": {"counts": (20,), "rate": 5.0, "seconds": 2.0},
     "weight": {},
     "taps": {"games": ("escalero",)},
+    "attack": {"rate": 20.0, "baseline": 2.0, "seconds": 3.0, "tables": 3, "concurrency": 1,
+               "slowloris": 50, "slow_bodies": 10, "drip_s": 1.0},
 }
-AREAS = ("latency", "fanout", "weight", "taps")
+AREAS = ("latency", "fanout", "weight", "taps", "attack")
 
 
 def loadavg() -> list[float]:
@@ -142,6 +146,37 @@ def verdicts(results: dict, smoke: bool) -> list[dict]:
             goal, met = target.get(game, ("report", None))
             row("taps", f"{game}: {info['entry']}", info["taps"], "taps", info["decisions"], goal, met,
                 f"{info['scrolls']} scrolls" + (f", {info['typed_fields']} typed field" if info["typed_fields"] else ""))
+    attack = results.get("attack")
+    if attack:
+        base, hit = attack["baseline"], attack["under_attack"]
+        if not hit["server_ms"].get("n"):
+            row("attack", "victim entries under attack: none measured", None, "",
+                note="; ".join(hit.get("error_examples") or []))
+        else:
+            row("attack", "victim entry p50 under attack (server)", hit["server_ms"]["p50"], "ms",
+                base["server_ms"].get("p50"))
+            row("attack", "victim entry p99 under attack (server)", hit["server_ms"]["p99"], "ms",
+                base["server_ms"].get("p99"), None if smoke else "≤ 25 ms",
+                None if smoke else hit["server_ms"]["p99"] <= 25.0)
+            steady = attack.get("under_attack_after_5s", {}).get("server_ms", {})
+            if steady.get("n"):
+                row("attack", "victim entry p99 under attack, from the 5th second (server)", steady["p99"], "ms",
+                    base["server_ms"].get("p99"), note="the limits then refuse every table and import")
+            row("attack", "victim entry p50 / p99 under attack (client)", hit["client_ms"]["p50"], "ms",
+                base["client_ms"].get("p50"), note=f"p99 {hit['client_ms']['p99']:.1f} ms against "
+                f"{base['client_ms'].get('p99', 0):.1f} ms alone")
+        refused = attack["refused"]
+        sent = sum(sum(kind.values()) for kind in attack["attack"]["requests"].values())
+        row("attack", "attackers' requests answered · refused", sent, "", None, None, None,
+            f"{sent / attack['attack_s']:.0f} a second; refused: " + ", ".join(f"{k} {v}" for k, v in refused.items()))
+        row("attack", "errors (victim entries refused, 5xx, tracebacks)",
+            hit["errors"] + attack["server_errors"] + attack["server_log_errors"], "", None, "0",
+            hit["errors"] + attack["server_errors"] + attack["server_log_errors"] == 0,
+            f"other load on the machine {attack['cpu_attack']['other_cores']} cores")
+        slow = attack["attack"]
+        row("attack", "slow sockets held at the end (of those opened)", slow["slowloris"]["still_held_at_end"]
+            + slow["slow_bodies"]["still_held_at_end"], "", slow["slowloris"]["opened"] + slow["slow_bodies"]["opened"],
+            note=f"{attack['connections_per_address'] or 'no'} connections an address a worker")
     return rows
 
 
@@ -198,6 +233,8 @@ def main(argv=None) -> int:
                 from . import fanout as module
             elif area == "weight":
                 from . import weight as module
+            elif area == "attack":
+                from . import attack as module
             else:
                 from . import taps as module
             options = dict(plan[area])
@@ -219,7 +256,7 @@ def main(argv=None) -> int:
         with open(os.path.join(args.out, name), "w") as handle:
             json.dump(results, handle, indent=1, default=str)
     print(f"\n{results['seconds']} s · JSON: {os.path.relpath(os.path.join(args.out, name), ROOT)}")
-    broken = [r for r in rows if r["area"] in ("latency", "fan-out") and "errors" in r["measure"]
+    broken = [r for r in rows if r["area"] in ("latency", "fan-out", "attack") and "errors" in r["measure"]
               and r["figure"] not in (0, None)]
     if args.smoke and broken:  # the smoke run keeps the bench working: errors fail it
         print("smoke: errors in the run", file=sys.stderr)

@@ -90,19 +90,23 @@ def export_command(table_code: str, number: int | None, output: str) -> None:
 
 @cli.command("import")
 @click.argument("file", metavar="FILE")
+@click.option("--played-at", "played_at", metavar="CODE", default=None,
+              help="The code of the table the game was played at: its host can then confirm the game's money.")
 @with_appcontext
-def import_command(file: str) -> None:
+def import_command(file: str, played_at: str | None) -> None:
     """Read a scorekeeper-log/1 game log (- for stdin) into a new table and print its code.
 
     A log that breaks a rule is refused like replay does: exit status 2, one line on stderr.
+    An imported game's money counts in the statistics only once the host of the table named
+    with --played-at confirms it on that table's history page.
     """
     from . import service, store
     from flask import current_app
 
     db = store.connect(current_app.config["DATABASE"])
     try:
-        table = service.import_log(db, parse_json(read_source(file)))
-    except LogError as error:
+        table = service.import_log(db, parse_json(read_source(file)), played_at=played_at)
+    except (LogError, service.Refused) as error:
         fail(str(error))
         return
     click.echo(table["code"])

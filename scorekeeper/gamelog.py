@@ -8,6 +8,7 @@ top-level field that is wrong.
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
@@ -100,14 +101,29 @@ def clean_event(engine: Engine, event: Any) -> dict[str, Any]:
 
 
 def fold(game: Game, events: Iterable[Any]) -> Any:
-    """The state after every event; LogError naming the first bad one."""
+    """The state after every event; LogError naming the first bad one. Never inside a write
+    transaction: it lets the server's other requests run every few hundred events."""
     state = game.start()
     for number, event in enumerate(events, 1):
+        if number % COOPERATE_EVERY == 0:
+            cooperate()
         try:
             state = game.apply(state, event)
         except RuleError as error:
             raise LogError("event %(number)s: %(error)s", number=number, error=error.text) from None
     return state
+
+
+COOPERATE_EVERY = 200  # events folded between two chances for other requests
+
+
+def cooperate() -> None:
+    """Let the server's other requests run: in a gevent worker (`scorekeeper serve` patches
+    `time.sleep`) a long fold — an imported log of 2,000 events, statistics of many games —
+    would hold every other request of its worker until it ends (bench/attack.py); elsewhere
+    this costs a system call. Never while holding a write transaction: a request that waits
+    for SQLite's lock in the same worker would block it (SQLite's busy wait is not gevent's)."""
+    time.sleep(0)
 
 
 def replay(doc: Any) -> dict[str, Any]:

@@ -59,15 +59,26 @@ def tend_collector(freeze_every: float = 5.0, thaw_every: float = 600.0) -> None
 
 
 def run(host: str, port: int, workers: int, instance: str | None = None) -> None:
+    import os
+
     from gunicorn.app.base import BaseApplication
 
     from . import create_app, store
+    from .worker import CappedGeventWorker, cap_from_environment, rate_from_environment
+
+    config = create_app().config
+    # one address holds at most so many connections of a worker and makes so many requests a
+    # second (not behind a proxy, whose address every connection has, and which limits both):
+    # a phone's slowloris or flood no longer takes every connection or the CPU (scorekeeper/worker.py)
+    hops = int(config.get("TRUSTED_PROXIES") or os.environ.get("SCOREKEEPER_TRUSTED_PROXIES") or 0)
+    CappedGeventWorker.cap = cap_from_environment(hops)
+    CappedGeventWorker.rate, CappedGeventWorker.burst = rate_from_environment(hops)
 
     class Server(BaseApplication):
         def load_config(self) -> None:
             self.cfg.set("bind", f"[{host}]:{port}" if ":" in host else f"{host}:{port}")
             self.cfg.set("workers", workers)
-            self.cfg.set("worker_class", "gevent")
+            self.cfg.set("worker_class", CappedGeventWorker)
             self.cfg.set("worker_connections", 10000)
             self.cfg.set("timeout", 60)
             self.cfg.set("graceful_timeout", 5)
@@ -86,7 +97,7 @@ def run(host: str, port: int, workers: int, instance: str | None = None) -> None
 
     # held for the server's life, shared with its workers (and any other server on the same
     # database): `scorekeeper restore` refuses while it is held
-    if store.serving_lock(create_app().config["DATABASE"]) is None:
+    if store.serving_lock(config["DATABASE"]) is None:
         raise click.ClickException("the database is being restored: try again in a moment")
     url = lan_url(host, port)
     click.echo(f"Scorekeeper is running. Phones open: {url}")

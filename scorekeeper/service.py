@@ -9,6 +9,7 @@ screens ask too.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import secrets
@@ -403,13 +404,29 @@ def spend(db: sqlite_utils.Database, limit: Limit, device: str | None, address: 
     limit = getattr(db, "limits", {}).get(limit.kind, limit)
     now_ = time.time()
     db.execute("DELETE FROM hits WHERE kind = ? AND at < ?", [limit.kind, now_ - limit.window])
-    keys = [(f"device:{device}", limit.most_per_device)] if device else []
-    keys += [(f"address:{address}", limit.most_per_address)] if address else []
+    keys = _limit_keys(limit, device, address)
     for key, most in keys:
         if db["hits"].count_where("kind = ? AND key = ?", [limit.kind, key]) >= most:
             raise Refused(limit.message, 429)
     for key, _ in keys:
         db["hits"].insert({"kind": limit.kind, "key": key, "at": now_})
+
+
+def check_limit(db: sqlite_utils.Database, limit: Limit, device: str | None, address: str | None) -> None:
+    """Refused (429) when this device or address is past the limit already: read only, before
+    any costly work and without the write lock (bench/attack.py: thousands of refusals a minute
+    each took the write lock, and a refused import folded its log first). `spend` still counts,
+    inside the writer's transaction."""
+    limit = getattr(db, "limits", {}).get(limit.kind, limit)
+    since = time.time() - limit.window
+    for key, most in _limit_keys(limit, device, address):
+        if db["hits"].count_where("kind = ? AND key = ? AND at >= ?", [limit.kind, key, since]) >= most:
+            raise Refused(limit.message, 429)
+
+
+def _limit_keys(limit: Limit, device: str | None, address: str | None) -> list[tuple[str, int]]:
+    keys = [(f"device:{device}", limit.most_per_device)] if device else []
+    return keys + ([(f"address:{address}", limit.most_per_address)] if address else [])
 
 
 # --- opening a table -------------------------------------------------------------------
@@ -433,6 +450,8 @@ def create_table(db: sqlite_utils.Database, device: str, game: str, rules: Any,
     if teams:
         header["teams"] = teams
     _check_header(header, allow_unseated=True)
+    if address is not None:
+        check_limit(db, NEW_TABLES, device, address)
 
     def open_table(change: Write) -> dict:
         if address is not None:  # a phone's request (the CLI and the service's own callers are not limited)
@@ -500,16 +519,30 @@ def _one(db: sqlite_utils.Database, column: str, value: str) -> dict:
 def by_code(db: sqlite_utils.Database, code: str, address: str) -> dict:
     """The table with this short code, for typing in; wrong guesses are rate-limited per
     address (the stored attempts are shared by every worker process)."""
-    cutoff = time.time() - JOIN_WINDOW
+    opened_since = datetime.fromtimestamp(time.time() - CODE_HOURS * 3600, timezone.utc).isoformat(timespec="seconds")
+    return _by_code(db, code, address, opened_since)
+
+
+def _by_code(db: sqlite_utils.Database, code: str, address: str | None, opened_since: str | None) -> dict:
+    """The table with this code (opened since `opened_since`, when given); a wrong code counts
+    against the address's guesses (`address` None: the command line's owner, not counted)."""
+    # past the limit already: refused without the write lock (bench/attack.py: a guesser's
+    # refusals each took it, and every table's entries wait for it)
+    if address is not None and db["join_attempts"].count_where(
+            "address = ? AND at >= ?", [address, time.time() - JOIN_WINDOW]) >= JOIN_ATTEMPTS:
+        raise Refused("Too many wrong codes from this device. Wait ten minutes, or scan the QR code.", 429)
     with immediate(db):
-        db.execute("DELETE FROM join_attempts WHERE at < ?", [cutoff])
-        tries = db["join_attempts"].count_where("address = ?", [address])
-        if tries >= JOIN_ATTEMPTS:
-            raise Refused("Too many wrong codes from this device. Wait ten minutes, or scan the QR code.", 429)
+        if address is not None:
+            db.execute("DELETE FROM join_attempts WHERE at < ?", [time.time() - JOIN_WINDOW])
+            tries = db["join_attempts"].count_where("address = ?", [address])
+            if tries >= JOIN_ATTEMPTS:
+                raise Refused("Too many wrong codes from this device. Wait ten minutes, or scan the QR code.", 429)
         clean = "".join(ch for ch in (code or "").upper() if ch.isalnum())[:12]
-        opened_since = datetime.fromtimestamp(time.time() - CODE_HOURS * 3600, timezone.utc).isoformat(timespec="seconds")
-        rows = list(db["tables"].rows_where("code = ? AND created_at >= ?", [clean, opened_since], limit=1))
-        if not rows:  # the attempt is kept: the refusal comes after the commit
+        where, values = "code = ?", [clean]
+        if opened_since is not None:
+            where, values = where + " AND created_at >= ?", values + [opened_since]
+        rows = list(db["tables"].rows_where(where, values, limit=1))
+        if not rows and address is not None:  # the attempt is kept: the refusal comes after the commit
             db["join_attempts"].insert({"address": address, "at": time.time()})
     if not rows:
         if not clean:
@@ -924,9 +957,12 @@ def ledger(db: sqlite_utils.Database, table_id: int) -> dict:
 # --- moving games in and out ----------------------------------------------------------------
 
 
-def import_log(db: sqlite_utils.Database, doc: Any, device: str = "import", address: str | None = None) -> dict:
+def import_log(db: sqlite_utils.Database, doc: Any, device: str = "import", address: str | None = None,
+               played_at: str | None = None) -> dict:
     """A finished or unfinished game log becomes a new table, marked imported (LogError if it
-    is refused; Refused past the limits of a device and an address)."""
+    is refused; Refused past the limits of a device and an address). `played_at`, the code of
+    the real table the game was played at: the game then claims that table, and its money
+    counts in the statistics once that table's host confirms it (see `claim_refusal`)."""
     from .gamelog import fold as fold_log
 
     game = read_header(doc)
@@ -941,22 +977,176 @@ def import_log(db: sqlite_utils.Database, doc: Any, device: str = "import", addr
         raise LogError("players: a table has at most %(seats)s seats, this log has %(players)s players",
                        seats=MAX_SEATS, players=len(game.setup.players))
     _check_names(list(game.setup.players))  # no look-alike names at one table, imported or not
-    fold_log(game, doc["events"])  # refuse before writing anything
+    if address is not None:  # past the limit: refused before the events are folded (a big log costs)
+        check_limit(db, IMPORTS, device, address)
+    state = fold_log(game, doc["events"])  # refuse before writing anything
     header = {k: v for k, v in doc.items() if k != "events"}
+    real = None
+    if played_at and played_at.strip():
+        if not game.engine.result(state).get("finished"):
+            raise Refused("Only a finished game can name the table it was played at: this one is not over.", 400)
+        # a wrong code counts against the address like a wrong code typed to join (no guessing)
+        real = _by_code(db, played_at, address, None)
 
     def copy(change: Write) -> dict:
         if address is not None:  # the CLI imports unlimited: its user owns the server
             spend(change.db, IMPORTS, device, address)
+        claim = _claim_refusal(change.db, real, doc) if real is not None else None
         table = change.open_table(device, doc["game"], header, ((name, "player") for name in game.setup.players))
         change.db["tables"].update(table["id"], {"imported": 1})
         game_id = change.game["id"]
+        rows = []
         for event in doc["events"]:
             event = {k: v for k, v in event.items() if v is not None}
-            change.db["events"].insert({
-                "game_id": game_id, "kind": "entry",
-                "payload": json.dumps({k: v for k, v in event.items() if k not in ("at", "by")}),
-                "target": None, "seat_id": None, "by": event.get("by"), "device": device,
-                "at": event.get("at") or now(), "idem": None})
+            rows.append((game_id, "entry", json.dumps({k: v for k, v in event.items() if k not in ("at", "by")}),
+                         event.get("by"), device, event.get("at") or now()))
+        # Performance (bench/attack.py): one statement for every event, not a call each
+        change.db.conn.executemany("INSERT INTO events (game_id, kind, payload, by, device, at) "
+                                   "VALUES (?, ?, ?, ?, ?, ?)", rows)
+        last = change.db.execute("SELECT coalesce(max(id), 0) FROM events WHERE game_id = ?", [game_id]).fetchone()[0]
+        if real is not None:
+            change.db["claims"].insert({"table_id": real["id"], "code": real["code"], "game_id": game_id,
+                                        "last_event": last, "digest": claim, "device": device, "status": "open",
+                                        "at": now(), "answered_at": None})
         return table
 
     return write(db, None, None, copy)
+
+
+# --- an imported game that claims a real table --------------------------------------------------
+#
+# Anyone can write a log, so an imported game's money never counts in the statistics on its
+# own. The importer may name the table the game was really played at; that table's host then
+# confirms the money (or dismisses the claim). What a claim must be: a finished game; the
+# table it names is a real one (not itself imported) with real play (entries made at it);
+# every player of the game sat at it (by name, ignoring case); the same game (its players,
+# rules and entries) neither played at the table itself nor claiming it already. The host
+# confirms nothing they could not have entered at their own table: a host writes for every
+# side there. Once confirmed, the game counts with its money for every phone of that table,
+# as long as it stays as confirmed (an undo or correction at the imported table voids it).
+
+
+def game_digest(doc: dict) -> str:
+    """What makes two logs one game: its game, players, teams, rules and entries (not when or
+    by whom they were written)."""
+    events = [{k: v for k, v in event.items() if k not in ("at", "by", "note") and v is not None}
+              for event in doc.get("events") or ()]
+    core = {"game": doc.get("game"), "players": [str(p).casefold() for p in doc.get("players") or ()],
+            "teams": doc.get("teams"), "rules": doc.get("rules") or {}, "events": events}
+    return hashlib.sha256(json.dumps(core, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+def _claim_refusal(db: sqlite_utils.Database, real: dict, doc: dict) -> str:
+    """Refuse a game claiming the table `real` that may not (see above); its digest if it may."""
+    real = db["tables"].get(real["id"])  # as it stands inside this transaction
+    code = real["code"]
+    if real["imported"]:
+        raise Refused("Table %(code)s holds an imported game itself: name the table where the game was "
+                      "played.", 400, code=code)
+    played = db.execute("SELECT count(*) FROM events e JOIN games g ON g.id = e.game_id "
+                        "WHERE g.table_id = ? AND e.kind = 'entry'", [real["id"]]).fetchone()[0]
+    if not played:
+        raise Refused("Nothing has been played at table %(code)s yet: a game can only name a table "
+                      "where its players played.", 400, code=code)
+    names = {seat["name"].casefold() for seat in seats(db, real["id"])}
+    strangers = [name for name in doc["players"] if name.casefold() not in names]
+    if strangers:
+        raise Refused("%(names)s did not sit at table %(code)s: a game can only name the table its "
+                      "players sat at.", 400, names=Both(strangers), code=code)
+    digest = game_digest(doc)
+    for row in games_of(db, real["id"]):
+        own = load(db, row)
+        if own.game is not None and own.entries and game_digest(own.log()) == digest:
+            raise Refused("This game was played at table %(code)s itself: its money counts already.",
+                          409, code=code)
+    if db["claims"].count_where("table_id = ? AND digest = ? AND status != 'dismissed'", [real["id"], digest]):
+        raise Refused("The same game already names table %(code)s.", 409, code=code)
+    return digest
+
+
+@dataclass(frozen=True)
+class Claim:
+    """An imported game naming a real table, as both tables' screens show it."""
+
+    row: dict
+    played: Played  # the imported game as it stands now
+
+    @property
+    def status(self) -> str:
+        return self.row["status"]
+
+    @property
+    def when(self) -> str:
+        """When the game was played: the log's `started_at`, else its first entry's time."""
+        started = self.played.header.get("started_at")
+        if isinstance(started, str):
+            return started
+        return self.played.entries[0][0].at if self.played.entries else self.played.row["created_at"]
+
+    @property
+    def changed(self) -> bool:
+        """The imported game changed (an undo, a correction, a new entry) since it claimed the table."""
+        return self.played.last_event_id != self.row["last_event"]
+
+    @property
+    def counts(self) -> bool:
+        """Its money counts in the statistics: confirmed, and as it was confirmed."""
+        return self.status == "confirmed" and not self.changed
+
+
+def claims_at(db: sqlite_utils.Database, table_id: int) -> list[Claim]:
+    """The imported games naming this table, newest first."""
+    rows = db["claims"].rows_where("table_id = ?", [table_id], order_by="id desc")
+    return [Claim(row, load(db, db["games"].get(row["game_id"]))) for row in rows]
+
+
+def claim_of(db: sqlite_utils.Database, table_id: int) -> Claim | None:
+    """The claim an imported table's game makes, if it names a table."""
+    rows = list(db.query("SELECT c.* FROM claims c JOIN games g ON g.id = c.game_id WHERE g.table_id = ?",
+                         [table_id]))
+    return Claim(rows[0], load(db, db["games"].get(rows[0]["game_id"]))) if rows else None
+
+
+def counted_claims(db: sqlite_utils.Database, table_ids: Iterable[int]) -> dict[int, int]:
+    """Imported games whose money counts for phones of these tables (a confirmed claim on one of
+    them, or made by one of them): game id -> the last event it was confirmed with."""
+    ids = list(table_ids)
+    if not ids:
+        return {}
+    marks = ",".join("?" * len(ids))
+    return {game_id: last for game_id, last in db.execute(
+        "SELECT c.game_id, c.last_event FROM claims c JOIN games g ON g.id = c.game_id "
+        f"WHERE c.status = 'confirmed' AND (c.table_id IN ({marks}) OR g.table_id IN ({marks}))", ids + ids)}
+
+
+def answer_claim(db: sqlite_utils.Database, table: dict, who: Viewer, claim_id: Any, answer: str) -> None:
+    """The host of the named table confirms an imported game's money ("confirm") or dismisses
+    it ("dismiss"); nobody else may, and each claim is answered once."""
+    if who.read_only or not who.is_host:
+        raise Refused("Only the host of this table can confirm or dismiss an imported game.", 403)
+    if answer not in ("confirm", "dismiss"):
+        raise Refused("Confirm or dismiss the imported game.", 400)
+
+    def answer_it(change: Write) -> None:
+        try:
+            rows = list(change.db["claims"].rows_where("id = ? AND table_id = ?", [int(claim_id), table["id"]]))
+        # OverflowError: an id past SQLite's 64 bits
+        except (TypeError, ValueError, OverflowError):
+            rows = []
+        if not rows:
+            raise Refused("No imported game names this table under that number.", 404)
+        claim = rows[0]
+        if claim["status"] != "open":
+            raise Refused("This imported game has been answered already.", 409)
+        if answer == "confirm":
+            played = load(change.db, change.db["games"].get(claim["game_id"]))
+            if played.last_event_id != claim["last_event"]:
+                raise Refused("The imported game was changed after it named this table: it cannot be "
+                              "confirmed.", 409)
+            if change.db["claims"].count_where("table_id = ? AND digest = ? AND status = 'confirmed'",
+                                               [table["id"], claim["digest"]]):
+                raise Refused("The same game is confirmed here already.", 409)
+        change.db["claims"].update(claim["id"], {"status": "confirmed" if answer == "confirm" else "dismissed",
+                                                 "answered_at": now()})
+
+    write(db, table, who, answer_it)

@@ -107,9 +107,11 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.database = self.instance / "scorekeeper.db"
         self.log_path = Path(log) if log else self.instance / "server.log"
-        # the limits (tables an hour …) have tests of their own
+        # the limits (tables an hour …) and the caps on one address's connections and requests
+        # (every test phone is 127.0.0.1) have tests of their own
         self.env = {**os.environ, "SCOREKEEPER_INSTANCE": str(self.instance), "SCOREKEEPER_BASE_URL": self.url,
-                    "SCOREKEEPER_LIMITS": "off", "PYTHONPATH": str(ROOT), **(env or {})}
+                    "SCOREKEEPER_LIMITS": "off", "SCOREKEEPER_CONNECTIONS_PER_ADDRESS": "0",
+                    "SCOREKEEPER_REQUESTS_PER_ADDRESS": "0", "PYTHONPATH": str(ROOT), **(env or {})}
         self.command = command
         self.process: subprocess.Popen | None = None
         self.start(timeout)

@@ -45,6 +45,27 @@ def test_import_refuses_a_bad_log_and_writes_nothing(runner, app):
     assert sqlite3.connect(app.config["DATABASE"]).execute("select count(*) from tables").fetchone()[0] == 0
 
 
+def test_import_names_the_table_it_was_played_at(runner, app, phone):
+    """`--played-at CODE`: the game waits for that table's host; a table it may not name is
+    refused in one line and nothing is imported."""
+    from scorekeeper import service, store
+
+    host = phone()
+    token = host.open_table("escalero", players=("Anna", "Ben"))
+    assert host.enter(token, {"type": "score", "player": "Anna", "column": 1, "row": "F", "value": 35}).status_code == 200
+    db = store.connect(app.config["DATABASE"])
+    table = service.by_join_token(db, token)
+    log = Path(__file__).parent / "logs" / "escalero" / "seed-two-players.json"
+    result = runner.invoke(cli, ["import", str(log), "--played-at", table["code"]])
+    assert result.exit_code == 0, result.output
+    assert [claim.status for claim in service.claims_at(db, table["id"])] == ["open"]
+    others = Path(__file__).parent / "logs" / "escalero" / "pairs-and-a-side-of-one.json"  # Emil …
+    refused = runner.invoke(cli, ["import", str(others), "--played-at", table["code"]])
+    assert refused.exit_code == 2 and "did not sit at table" in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1
+    assert db["tables"].count == 2
+
+
 def test_export_of_an_unknown_table(runner):
     result = runner.invoke(cli, ["export", "NOPE99"])
     assert result.exit_code == 2 and "no table has the code NOPE99" in result.stderr

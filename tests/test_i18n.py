@@ -145,6 +145,7 @@ def tour(app, phone, lang: str, game: str | None) -> dict[str, object]:
         pages["expired page"] = stranger.client.post("/t/nope/entries", data={"csrf": "forged"})
         get(stranger, "no such player", "/players/Nobody%20Here")
         get(stranger, "players, none yet", "/players")
+        claims_tour(app, host, stranger, device, pages)
         return pages
 
     get(stranger, "new table form", f"/new/{game}")
@@ -197,6 +198,61 @@ def tour(app, phone, lang: str, game: str | None) -> dict[str, object]:
     for name in ("Anna", "Ben"):
         get(stranger, f"player {name}", f"/players/{name}")
     return pages
+
+
+def claims_tour(app, host, stranger, device, pages) -> None:
+    """An imported game naming a table: where it stands, the host's confirm and dismiss, and
+    the refusals of a table it may not name."""
+    import sqlite3
+
+    def code_of(token):
+        conn = sqlite3.connect(app.config["DATABASE"])
+        try:
+            return conn.execute("SELECT code FROM tables WHERE join_token = ?", [token]).fetchone()[0]
+        finally:
+            conn.close()
+
+    def get(who, name, url):
+        pages[f"{name} ({url})"] = who.get(url)
+
+    table = host.open_table(game="escalero", players=("Anna", "Ben"))
+    empty = host.open_table(game="escalero", players=("Anna", "Ben"))
+    anna = device()
+    anna.join(table, "Anna")
+    assert anna.enter(table, {"type": "score", "column": 1, "row": "F", "value": 35}).status_code == 200
+    seed = json.loads((LOGS / "escalero" / "seed-two-players.json").read_text())
+    importer = device()
+    for stake in ("0.50", "0.20"):
+        log = json.dumps({**seed, "rules": {**seed["rules"], "stake": stake}})
+        made = importer.post("/import", {"text": log, "played_at": code_of(table)}, fetch=False)
+        assert made.status_code == 303, made.get_data(as_text=True)
+    get(importer, "an imported game naming a table", made.headers["Location"])
+    get(host, "a table with imported games waiting, host", f"/t/{table}")
+    get(host, "imported games waiting, host", f"/t/{table}/history")
+    get(stranger, "imported games waiting, stranger", f"/t/{table}/history")
+    claims = re.findall(r'data-claim="(\d+)"', pages[f"imported games waiting, host (/t/{table}/history)"].get_data(as_text=True))
+    assert host.post(f"/t/{table}/claims/{claims[0]}", {"answer": "confirm"}, fetch=False).status_code == 303
+    assert host.post(f"/t/{table}/claims/{claims[1]}", {"answer": "dismiss"}, fetch=False).status_code == 303
+    get(host, "imported games answered", f"/t/{table}/history")
+    get(importer, "an imported game confirmed", made.headers["Location"])
+    pages["claim refused: not the host"] = stranger.post(f"/t/{table}/claims/{claims[0]}", {"answer": "confirm"})
+    pages["claim refused: answered"] = host.post(f"/t/{table}/claims/{claims[0]}", {"answer": "dismiss"})
+    pages["claim refused: neither"] = host.post(f"/t/{table}/claims/{claims[0]}", {"answer": "x"})
+    pages["claim refused: no such claim"] = host.post(f"/t/{table}/claims/999", {"answer": "confirm"})
+    def refused(name, text, code):  # uploaded: a pasted log would be shown again in its box
+        pages[f"import refused: {name}"] = device().post(
+            "/import", {"log": (io.BytesIO(text.encode()), "log.json"), "played_at": code}, fetch=False,
+            content_type="multipart/form-data")
+        assert pages[f"import refused: {name}"].status_code in (400, 409), name
+
+    log = json.dumps({**seed, "rules": {**seed["rules"], "stake": "0.20"}})  # the one confirmed
+    for name, code in (("nothing played there", code_of(empty)), ("the same game", code_of(table)),
+                       ("an imported table", code_of(made.headers["Location"].split("/")[2]))):
+        refused(name, log, code)
+    refused("unfinished", (LOGS / "escalero" / "unfinished.json").read_text(), code_of(table))
+    refused("other players", json.dumps({**seed, "players": ["Cleo", "Dora"], "events": [
+        {**event, "player": {"Anna": "Cleo", "Ben": "Dora"}[event["player"]]} for event in seed["events"]]}),
+        code_of(table))
 
 
 QUERIES = {"escalero.placements": "?dice=5,5,5,2,2", "escoba.preview": "?c0=20&o0=5&s0=2&seven=0",

@@ -224,3 +224,106 @@ def test_the_start_page_lists_this_devices_tables_and_no_one_elses(phone):
     assert "Escalero" in page and "Euchre" in page and "not started" in page
     assert re.findall(r'href="/t/([\w-]+)/history"', guest.get("/").get_data(as_text=True)) == [second]
     assert "your-tables" not in stranger.get("/").get_data(as_text=True)
+
+
+# --- an imported game naming the table it was played at ----------------------------------------
+
+
+def code_of(app, token) -> str:
+    return service.by_join_token(store.connect(app.config["DATABASE"]), token)["code"]
+
+
+@pytest.fixture
+def pub(phone, app):
+    """A real table (Anna and Ben seated, one cell written) and the log of a game the two played
+    elsewhere: Escalero at 0.50 a point, Anna +€1.50."""
+    host, anna, ben = phone(), phone(), phone()
+    token = host.open_table("escalero", players=("Anna", "Ben"))
+    anna.join(token, "Anna")
+    ben.join(token, "Ben")
+    assert anna.enter(token, {"type": "score", "column": 1, "row": "F", "value": 35}).status_code == 200
+    return host, anna, ben, token, (LOGS / "escalero" / "seed-two-players.json").read_text()
+
+
+def claim_ids(page: str) -> list[str]:
+    return re.findall(r'data-claim="(\d+)"', page)
+
+
+def test_the_host_confirms_an_imported_game_and_its_money_counts(app, pub):
+    host, anna, ben, token, log = pub
+    imported = ben.post("/import", {"text": log, "played_at": code_of(app, token).lower()}, fetch=False)
+    assert imported.status_code == 303
+    own = ben.get(imported.headers["Location"]).get_data(as_text=True)
+    assert f"names table {code_of(app, token)}" in own and "Waiting for the host" in own
+    assert "€" not in anna.get("/players").get_data(as_text=True)  # not yet
+    assert "1 imported game claims to have been played here" in host.get(f"/t/{token}").get_data(as_text=True)
+    assert "claims to have been played" not in anna.get(f"/t/{token}").get_data(as_text=True)
+    page = host.get(f"/t/{token}/history").get_data(as_text=True)
+    claim = claim_ids(page)[0]
+    shown = page[page.index('id="claims"'):]
+    assert "Anna, Ben" in shown and "Anna wins" in shown and "+€1.50" in shown and "Confirm its money" in shown
+    assert "Confirm its money" not in anna.get(f"/t/{token}/history").get_data(as_text=True)
+    # only the host of the named table: not a player of it, nor the importer
+    for other in (anna, ben):
+        refused = other.post(f"/t/{token}/claims/{claim}", {"answer": "confirm"})
+        assert refused.status_code == 403 and "Only the host of this table" in refused.get_data(as_text=True)
+    assert host.post(f"/t/{token}/claims/{claim}", {"answer": "yes"}).status_code == 400
+    confirmed = host.post(f"/t/{token}/claims/{claim}", {"answer": "confirm"}, fetch=False)
+    assert confirmed.status_code == 303 and confirmed.headers["Location"].endswith(f"/t/{token}/history#claims")
+    assert "its money counts in the statistics" in host.get(f"/t/{token}/history").get_data(as_text=True)
+    for phone_ in (anna, ben, host):  # everyone at the table, and the importer
+        assert "+€1.50" in phone_.get("/players/Anna").get_data(as_text=True)
+    assert host.post(f"/t/{token}/claims/{claim}", {"answer": "dismiss"}).status_code == 409
+
+
+def test_a_dismissed_game_keeps_its_money_out(app, pub):
+    host, anna, ben, token, log = pub
+    assert ben.post("/import", {"text": log, "played_at": code_of(app, token)}, fetch=False).status_code == 303
+    claim = claim_ids(host.get(f"/t/{token}/history").get_data(as_text=True))[0]
+    assert host.post(f"/t/{token}/claims/{claim}", {"answer": "dismiss"}).status_code == 303
+    assert "The host dismissed it" in host.get(f"/t/{token}/history").get_data(as_text=True)
+    assert "€" not in ben.get("/players/Anna").get_data(as_text=True)
+    assert "/players/Anna" in ben.get("/players").get_data(as_text=True)  # a game all the same
+    again = host.post(f"/t/{token}/claims/{claim}", {"answer": "confirm"})
+    assert again.status_code == 409 and "answered already" in again.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("case, status, said", [
+    ("no such code", 404, "No table has the code"),
+    ("an imported table", 400, "holds an imported game itself"),
+    ("nothing played there", 400, "Nothing has been played at table"),
+    ("other players", 400, "did not sit at table"),
+    ("not finished", 400, "Only a finished game"),
+    ("the same game twice", 409, "already names table"),
+    ("a game of the table itself", 409, "was played at table"),
+])
+def test_an_import_names_only_a_real_table_its_players_sat_at(app, phone, pub, case, status, said):
+    host, anna, ben, token, log = pub
+    code = code_of(app, token)
+    if case == "no such code":
+        code = "ZZZZZZ"
+    elif case == "an imported table":
+        made = host.post("/import", {"text": log}, fetch=False).headers["Location"].split("/")[2]
+        code = code_of(app, made)
+    elif case == "nothing played there":
+        code = code_of(app, host.open_table("escalero", players=("Anna", "Ben")))
+    elif case == "other players":
+        other = host.open_table("escalero", players=("Cleo", "Anna"))
+        assert host.enter(other, {"type": "score", "player": "Cleo", "column": 1, "row": "F", "value": 35}).status_code == 200
+        code = code_of(app, other)
+    elif case == "not finished":
+        log = (LOGS / "escalero" / "unfinished.json").read_text()
+        assert set(json.loads(log)["players"]) <= {"Anna", "Ben"}
+    elif case == "the same game twice":
+        assert ben.post("/import", {"text": log, "played_at": code}, fetch=False).status_code == 303
+    elif case == "a game of the table itself":
+        small = phone()
+        token = small.open_table("kaques", players=("Anna", "Ben"), target=1000)
+        small.enter(token, {"type": "turn", "player": "Anna", "points": 1000})
+        code, log = code_of(app, token), small.get(f"/t/{token}/games/1/log.json").get_data(as_text=True)
+    db = store.connect(app.config["DATABASE"])
+    tables = db["tables"].count
+    refused = phone().post("/import", {"text": log, "played_at": code}, fetch=False)
+    assert refused.status_code == status and said in message(refused), message(refused)
+    assert db["tables"].count == tables  # nothing imported
+    assert f'value="{code}"' in refused.get_data(as_text=True)  # the form keeps what was typed

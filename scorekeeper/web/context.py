@@ -93,6 +93,11 @@ class TableContext:
         return store.last_change(self.db, self.table["id"])
 
     @cached_property
+    def open_claims(self) -> int:
+        """Imported games naming this table that wait for the host's answer."""
+        return self.db["claims"].count_where("table_id = ? AND status = 'open'", [self.table["id"]])
+
+    @cached_property
     def ledger(self) -> dict:
         return service.ledger(self.db, self.table["id"])
 

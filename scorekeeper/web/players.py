@@ -3,8 +3,9 @@ server-rendered SVG charts.
 
 The figures come from each finished game summarised once (by the game's last event, kept per
 app), never from folding the whole database in a request. A stranger's phone sees nobody; an
-imported game counts, but not its money (anyone can write a log). A player page never links
-to a table: its links would let anyone join it.
+imported game counts, but not its money (anyone can write a log) unless the host of the table
+it names confirmed it (service.answer_claim): then it counts with its money for the phones of
+that table. A player page never links to a table: its links would let anyone join it.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from fractions import Fraction
 from flask import Blueprint, abort, current_app, render_template, session
 
 from .. import charts, service, stats
+from ..gamelog import cooperate
 from ..games import ENGINES
 from .db import get_db
 from .i18n import _, cents
@@ -34,24 +36,31 @@ def everyone(db) -> dict[str, stats.Player]:
     tables = {table["id"]: table for table in service.tables_of(db, device, limit=1000)}
     if not tables:
         return {}
+    # imported games whose money a host of these tables confirmed (or this phone's imports
+    # that were confirmed): they count with their money, as long as they stay as confirmed
+    counted = service.counted_claims(db, tables)
     marks = db.execute(
         "SELECT g.id, g.table_id, max(e.id) FROM games g JOIN events e ON e.game_id = g.id "
-        f"WHERE g.table_id IN ({','.join('?' * len(tables))}) GROUP BY g.id ORDER BY g.id", list(tables)).fetchall()
+        f"WHERE g.table_id IN ({','.join('?' * len(tables))}) OR g.id IN ({','.join('?' * len(counted))}) "
+        "GROUP BY g.id ORDER BY g.id", [*tables, *counted]).fetchall()
     kept: OrderedDict = current_app.extensions.setdefault("scorekeeper.summaries", OrderedDict())
     found = []
     for game_id, table_id, last in marks:
+        imported = table_id not in tables or tables[table_id]["imported"]
+        money = not imported or counted.get(game_id) == last
         with _lock:
-            summary = kept.get((game_id, last))
+            summary = kept.get((game_id, last, money))
         if summary is None:
+            cooperate()  # many games to summarise: other requests of this worker go on between them
             played = service.load(db, db["games"].get(game_id))
             if played.game is None:
                 continue
             doc = played.log()
             summary = (stats.started(doc), stats.summarise(doc))
-            if tables[table_id]["imported"]:
+            if not money:
                 summary = (summary[0], stats.without_money(summary[1]))
             with _lock:
-                kept[(game_id, last)] = summary
+                kept[(game_id, last, money)] = summary
                 while len(kept) > SUMMARIES:
                     kept.popitem(last=False)
         found.append(summary)

@@ -124,7 +124,8 @@ ROWS = [
       R + "test_moderation.py::test_a_new_join_link_shuts_the_old_one"], "moderation",
      "{removed_phone_refusals} writes and seats of a removed phone refused"),
     ("Statistics are this phone's business: only the tables it hosted or sat at; an imported log's "
-     "money never counts; each finished game is summarised once, never the whole database in a request.",
+     "money does not count (unless a host confirms it, below); each finished game is summarised once, "
+     "never the whole database in a request.",
      [R + "test_moderation.py::test_statistics_are_this_phone_s_and_imported_money_is_not_counted",
       R + "test_moderation.py::test_players_stays_fast_with_ten_thousand_games_in_the_database"], "moderation",
      "/players in {players_ms_with_10000_games} ms with 10,000 other games in the database"),
@@ -138,6 +139,27 @@ ROWS = [
      [R + "test_moderation.py::test_names_that_look_alike_are_refused",
       R + "test_moderation.py::test_deeply_nested_json_is_a_400_with_words",
       R + "test_moderation.py::test_the_secret_key_is_never_read_half_written"], "moderation", "—"),
+    ("An imported game's money counts only when the host of the real table it names confirms it: not "
+     "a player there, the importer, a stranger with the link, a removed phone or the board link; a table "
+     "one hosts oneself must be real (not imported, with play, the log's players seated); a game changed "
+     "after it named the table, or named twice, does not count; the table field guesses no codes.",
+     [R + "test_claims.py::test_the_importer_cannot_confirm_their_own_claim",
+      R + "test_claims.py::test_only_the_host_s_phone_confirms",
+      R + "test_claims.py::test_a_table_one_hosts_oneself_must_be_a_real_one",
+      R + "test_claims.py::test_a_game_changed_after_it_named_the_table_does_not_count",
+      R + "test_claims.py::test_the_same_game_counts_once",
+      R + "test_claims.py::test_the_table_field_does_not_guess_codes"], "claims",
+     "{answers_refused} answers by others refused; {claims_refused} claims of tables they may not name "
+     "refused; {changed_claims_refused} changed games refused; {codes_guessed_refused} code guesses held back"),
+    ("Without a proxy, one address cannot take every connection or the CPU: past 64 connections "
+     "a worker its connections get a 429 at once (slowloris, bodies never sent), past 10 requests "
+     "a second (a burst of 60) its requests get a 429 after a second's wait; other phones are "
+     "served meanwhile. Behind a trusted proxy, the proxy's limits do this.",
+     [R + "test_internet.py::test_one_address_cannot_hold_every_connection",
+      R + "test_internet.py::test_one_address_cannot_take_the_cpu",
+      R + "test_internet.py::test_the_caps_are_off_behind_a_trusted_proxy"], "moderation",
+     "past the cap: {slow_connections_refused} half-sent connections refused; past the rate: "
+     "{flood_requests_refused} refused"),
     ("On the internet, behind a reverse proxy: only trusted proxies' forwarded addresses count, "
      "IPv6 by its /64; the server answers only to its hosts and the join link never follows a "
      "Host header; cookies expire after a month and go over HTTPS only there; short codes expire; "
@@ -168,7 +190,7 @@ def render(figures: dict) -> str:
             shown = template.replace(":,}", "}").format_map(counts)
         proof = "<br>".join(f"`{test}`" for test in tests)
         lines.append(f"| {guarantee} | {proof} | {shown} |")
-    sections = ["crash", "concurrency", "fuzz", "access", "backup", "moderation"]
+    sections = ["crash", "concurrency", "fuzz", "access", "backup", "moderation", "claims"]
     seconds = {s: figures.get(s, {}).get("seconds") for s in sections}
     stamps = sorted(v.get("run_at", "") for v in figures.values() if isinstance(v, dict))
     lines += ["", f"Last run: {stamps[-1] if stamps else '?'} (UTC) · time per test file: " + ", ".join(

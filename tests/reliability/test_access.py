@@ -35,7 +35,7 @@ def snapshot(app) -> str:
     conn = sqlite3.connect(app.config["DATABASE"])
     try:
         digest = hashlib.sha256()
-        for name in ("tables", "seats", "games", "events", "drafts", "changes"):
+        for name in ("tables", "seats", "games", "events", "drafts", "changes", "claims"):
             for row in conn.execute(f"SELECT * FROM {name} ORDER BY rowid"):
                 digest.update(repr(row).encode())
         return digest.hexdigest()
@@ -97,6 +97,12 @@ def world(phone, app):
         "event": json.dumps({"type": "hand", "maker": "Anna", "tricks": 3}), "deal": "0"}).status_code == 200
     assert s["phones"]["Anna"].enter(s["token"], ROUND).status_code == 200
     out["fresh"] = host.open_table(game="escalero", players=("Anna", "Ben", "Cleo", "Dora"))
+    # an imported game naming the Escalero table, for its host to confirm
+    conn = sqlite3.connect(app.config["DATABASE"])
+    code = conn.execute("SELECT code FROM tables WHERE join_token = ?", [e["token"]]).fetchone()[0]
+    conn.close()
+    log = (Path(__file__).parents[1] / "logs" / "escalero" / "seed-two-players.json").read_text()
+    assert phone().post("/import", {"text": log, "played_at": code}, fetch=False).status_code == 303
     return out
 
 
@@ -127,11 +133,22 @@ def requests_the_host_may_make(app, world) -> dict[str, tuple[str, dict]]:
         "euchre.hand": (f"/t/{t['euchre']}/euchre/hand", {"event": json.dumps(
             {"type": "hand", "maker": "Ben", "tricks": 3}), "deal": "1"}),
         "kaques.reopen": (f"/t/{t['kaques']}/kaques/reopen", {"target": str(last["kaques"])}),
+        "history.answer_claim": (f"/t/{t['escalero']}/claims/{claim_of(app, t['escalero'])}", {"answer": "confirm"}),
     }
 
 
+def claim_of(app, token) -> int:
+    conn = sqlite3.connect(app.config["DATABASE"])
+    try:
+        return conn.execute("SELECT c.id FROM claims c JOIN tables t ON t.id = c.table_id WHERE t.join_token = ?",
+                            [token]).fetchone()[0]
+    finally:
+        conn.close()
+
+
 WRITES = {"table.enter", "table.draft", "table.undo", "table.correct", "table.rematch", "table.teams",
-          "table.free_seat", "table.remove_phone", "table.let_in", "table.settings", "euchre.hand", "kaques.reopen"}
+          "table.free_seat", "table.remove_phone", "table.let_in", "table.settings", "euchre.hand", "kaques.reopen",
+          "history.answer_claim"}
 
 
 def test_every_state_changing_route_is_classified(app):

@@ -94,3 +94,86 @@ def test_forwarded_headers_are_ignored_without_a_trusted_proxy(tmp_path, header)
     for number in range(service.JOIN_ATTEMPTS):
         attacker.post("/join", {"code": "ZZZZZZ"}, fetch=False, headers={header: f"203.0.113.{number}"})
     assert attacker.post("/join", {"code": "ZZZZZZ"}, fetch=False).status_code == 429
+
+
+# --- one address against the server's connections and CPU (scorekeeper/worker.py) ----------------
+
+
+def _connect(server, source: str):
+    import socket
+
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=10, source_address=(source, 0))
+    return sock
+
+
+def _get(server, source: str, path: str = "/") -> tuple[int, str, float]:
+    import time
+
+    started = time.monotonic()
+    with _connect(server, source) as sock:
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nConnection: close\r\n\r\n".encode())
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    head = answer.split(b"\r\n", 1)[0].decode()
+    return int(head.split()[1]), answer.decode("utf-8", "replace"), time.monotonic() - started
+
+
+def test_one_address_cannot_hold_every_connection(tmp_path, kit, figures):
+    """21,000 half-sent requests from one address took every connection of the server (issue 16):
+    past the cap an address's connections get a 429 with words at once; other addresses are
+    served, and the address itself again once it lets go."""
+    server = kit.Server(tmp_path / "instance", workers=1, env={"SCOREKEEPER_CONNECTIONS_PER_ADDRESS": "8"})
+    slow = []
+    try:
+        for _ in range(20):
+            sock = _connect(server, "127.0.0.5")
+            sock.sendall(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nX-Slow: 1\r\n".encode())  # never ends
+            slow.append(sock)
+        refused = 0
+        for sock in slow:
+            sock.settimeout(0.5)
+            try:
+                answer = sock.recv(4096)
+            except TimeoutError:  # held: one of the eight
+                continue
+            assert answer.startswith(b"HTTP/1.1 429") and b"Too many connections from this address" in answer
+            refused += 1
+        assert refused == 12
+        status, _, took = _get(server, "127.0.0.6")  # another phone is served at once
+        assert status == 200 and took < 5
+        figures.add("moderation", "slow_connections_refused", refused)
+    finally:
+        for sock in slow:
+            sock.close()
+        server.stop()
+
+
+def test_one_address_cannot_take_the_cpu(tmp_path, kit, figures):
+    """Requests past an address's rate wait a second for a 429 with words, before the app sees
+    them; another address is served at once meanwhile."""
+    server = kit.Server(tmp_path / "instance", workers=1, env={"SCOREKEEPER_REQUESTS_PER_ADDRESS": "1/5"})
+    try:
+        answers = [_get(server, "127.0.0.7", "/rules/escalero") for _ in range(7)]
+        assert [status for status, _, _ in answers[:5]] == [200] * 5
+        status, text, took = answers[5]
+        assert status == 429 and "Too many requests from this address" in text and took >= 0.9
+        status, _, took = _get(server, "127.0.0.8", "/rules/escalero")
+        assert status == 200 and took < 0.9
+        figures.add("moderation", "flood_requests_refused", sum(status == 429 for status, _, _ in answers))
+    finally:
+        server.stop()
+
+
+def test_the_caps_are_off_behind_a_trusted_proxy(monkeypatch):
+    from scorekeeper import worker
+
+    monkeypatch.delenv("SCOREKEEPER_CONNECTIONS_PER_ADDRESS", raising=False)
+    monkeypatch.delenv("SCOREKEEPER_REQUESTS_PER_ADDRESS", raising=False)
+    assert worker.cap_from_environment(0) == worker.DEFAULT_CAP and worker.rate_from_environment(0) == worker.DEFAULT_RATE
+    assert worker.cap_from_environment(1) == 0 and worker.rate_from_environment(1) == (0.0, 0.0)
+    monkeypatch.setenv("SCOREKEEPER_REQUESTS_PER_ADDRESS", "4/12")
+    monkeypatch.setenv("SCOREKEEPER_CONNECTIONS_PER_ADDRESS", "3")
+    assert worker.rate_from_environment(1) == (4.0, 12.0) and worker.cap_from_environment(1) == 3
+    assert worker.address_key(("2001:db8:1:2::7", 5000, 0, 0)) == "2001:db8:1:2::/64"
+    assert worker.address_key(("::ffff:10.0.0.9", 5000, 0, 0)) == "10.0.0.9"
