@@ -202,3 +202,24 @@ def test_a_live_stream_is_one_gzip_stream_of_messages_made_once(phone):
     plain = host.client.get(f"/t/{token}/live", headers={"Last-Event-ID": str(change_of(html))})
     quiet = lambda stream: stream.replace(": still here\n\n", "")  # keep-alives come with time
     assert "Content-Encoding" not in plain.headers and quiet(plain.get_data(as_text=True)) == quiet(text)
+
+
+def test_parts_never_claim_a_change_older_than_the_state_they_show(phone, app):
+    """Another process may write between the change a message names and the fold it renders:
+    such parts would add that entry's history row twice; the whole board is sent instead."""
+    from flask import g
+
+    from scorekeeper.web import board as boards
+
+    host = phone()
+    token = host.open_table(players=("Anna", "Ben"))
+    changes = []
+    for seen, value in enumerate((3, 2, 1, 4)):
+        changes.append(change_of(board(host, token)))
+        host.post(f"/t/{token}/entries", {"event": json.dumps({"type": "score", "column": 1 + seen // 2, "row": "1",
+                                                                "value": value}), "seen": str(seen)})
+    last = change_of(board(host, token))
+    with app.test_request_context(f"/t/{token}/board"):
+        app.preprocess_request()
+        assert boards.parts(g.ctx, changes[-1], last) is not None  # the newest entry: its parts
+        assert boards.parts(g.ctx.again(g.ctx.db), changes[-2], changes[-1]) is None  # the state is past it

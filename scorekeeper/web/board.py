@@ -56,9 +56,11 @@ def parts(ctx: TableContext, base: int, change: int) -> str | None:
     wanted = {event_id for _, event_id in rows}
     events = [recorded for recorded in played.history if recorded.id in wanted]
     if (len(events) != len(wanted) or any(recorded.kind != "entry" for recorded in events)
-            or played.finished or played.game is None or len(played.entries) <= len(events)):
+            or played.finished or played.game is None or len(played.entries) <= len(events)
+            or played.last_event_id != max(wanted)):
         # an undo or a correction, the game's end, its first entries (the join form and the
-        # host's seat list follow them), an entry of another game: the whole board
+        # host's seat list follow them), an entry of another game, or a state already past
+        # `change` (another process wrote meanwhile): the whole board
         return None
     touched = getattr(screen(played.row["game"]), "touched", None)
     chosen = touched(ctx, played, events) if touched else [("stamp",), ("game",), ("tray",), ("history",)]
