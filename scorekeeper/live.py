@@ -102,9 +102,9 @@ def sse_message(html: str, event_id: int, event: str | None = None) -> str:
 
 class Gzip:
     """One gzip stream made of pieces deflated alone: no piece refers back to another (each
-    ends on a sync flush, byte-aligned), so a message's bytes are the same for every phone and
-    made once (`deflate`), and a stream keeps no compressor between messages, only the CRC and
-    length of what it sent — a live update costs its own size gzipped, not a compressor per phone."""
+    ends on a sync flush, byte-aligned), so a stream keeps no compressor between messages (a
+    deflate state is ~260 KB), only the CRC and length of what it sent; a message costs about
+    its own size gzipped, a few hundred bytes for an entry's parts."""
 
     HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"  # no name, no time, unknown OS
     LAST = b"\x03\x00"  # an empty final block

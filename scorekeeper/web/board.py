@@ -92,7 +92,7 @@ def render(ctx: TableContext, change: int, chosen: Iterable[Part], base: int, ev
 
 def history(ctx: TableContext, parts, events: list) -> list[str]:
     """The history's newest rows after `events` (entries that end it): their rows on top, the
-    row that was newest without its Undo, the rows that fall off gone, the earlier count. A
+    row that was newest without its Undo, the rows that fall off gone, the earlier rows' count. A
     row never changes otherwise while only entries follow it (an undo or a correction sends
     the whole board)."""
     played, shown = ctx.played, ctx.recent_rows
@@ -109,7 +109,9 @@ def history(ctx: TableContext, parts, events: list) -> list[str]:
     if before[0] in after and before[0].kind == "entry" and ctx.may_correct(before[0]):
         out.append(partial("", f"undo-{before[0].id}", "delete"))
     out += [partial("", f"h{recorded.id}", "delete") for recorded in before if recorded not in after]
-    out.append(swap(str(parts.history_earlier()).strip()))
+    # the earlier rows' count; the list itself when it was empty (hidden) before
+    earlier = str(parts.history_count() if len(played.history) - len(events) > shown else parts.history_earlier())
+    out.append(swap(earlier.strip()))
     return out
 
 

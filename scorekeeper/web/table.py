@@ -121,14 +121,23 @@ def live():
     live_hub = hub()
     lifetime = current_app.config.get("STREAM_SECONDS", 300)
     keepalive = current_app.config.get("KEEPALIVE_SECONDS", 15)
-    # gzip as sent: every message deflated once for all phones, stitched into each stream
+    # gzip as sent: each message deflated alone and stitched into the stream (live.Gzip)
     gzip = Gzip() if "gzip" in request.headers.get("Accept-Encoding", "") else None
 
     def send(data: bytes, deflated: bytes) -> bytes:
         return gzip.send(data, deflated) if gzip else data
 
-    def events():
+    def update() -> bytes:
+        """What changed since `seen`, as this stream sends it. Performance (bench/): a function
+        of its own, so that the idle stream's frame keeps no reference to the message (a whole
+        board is ~30 KB, and each phone of a table is a kind of its own)."""
         nonlocal seen
+        base = seen
+        html, seen = boards.message(ctx, base or None, live_hub)
+        data = sse_message(html, seen).encode()
+        return gzip.send(data, deflate(data)) if gzip else data
+
+    def events():
         ends = time.monotonic() + lifetime
         if gzip:
             yield Gzip.HEADER
@@ -136,10 +145,7 @@ def live():
         while time.monotonic() < ends:
             change = live_hub.query(lambda db: store.last_change(db, ctx.table["id"]))
             if change > seen:
-                base = seen
-                html, seen = boards.message(ctx, seen or None, live_hub)
-                yield send(*live_hub.board((ctx.table["id"], base, seen, ctx.kind, "sse"), lambda: packed(
-                    sse_message(html, seen))))
+                yield update()
                 # Performance (bench/): an empty piece sends nothing, but makes the WSGI
                 # server's and werkzeug's loops let go of the message just sent, which they
                 # would otherwise hold for every idle phone
@@ -160,7 +166,7 @@ def live():
 
 
 def packed(text: str) -> tuple[bytes, bytes]:
-    """A piece of a live stream as it is, and deflated for a gzip stream."""
+    """A constant piece of a live stream as it is, and deflated for a gzip stream."""
     data = text.encode()
     return data, deflate(data)
 
