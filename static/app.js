@@ -166,20 +166,17 @@
     if (fits(e.detail.message.data) !== "yes") e.detail.cancelled = true;
   });
 
-  // the history's earlier rows come when they are opened: the board keeps the newest
-  document.addEventListener("toggle", async (e) => {
-    const details = e.target;
-    if (!details?.open || details.dataset?.earlier === undefined || details.dataset.loaded) return;
-    details.dataset.loaded = "yes";
+  // the history's earlier rows come when they are opened (the board keeps the newest), and
+  // again after an update while open: an entry moves a row among them
+  async function loadEarlier() {
+    const details = $("#history-earlier");
+    if (!details?.open) return;
     try {
-      const url = `${$("#board").dataset.boardUrl}/earlier`;
-      const r = await fetch(url, {credentials: "same-origin", headers: {"X-Requested-With": "fetch"}});
-      if (!r.ok) throw new Error(String(r.status));
-      $("ol", details).innerHTML = await r.text();
-    } catch {
-      delete details.dataset.loaded;  // try again at the next opening
-    }
-  }, true);
+      const r = await fetch(`${$("#board").dataset.boardUrl}/earlier`, {credentials: "same-origin", headers: {"X-Requested-With": "fetch"}});
+      if (r.ok) $("ol", details).innerHTML = await r.text();
+    } catch { /* the next opening or update tries again */ }
+  }
+  document.addEventListener("toggle", (e) => { if (e.target?.id === "history-earlier") loadEarlier(); }, true);
 
   let poller = null;
   function startPolling() {
@@ -333,6 +330,7 @@
 
   // game scripts listen for this after every new board, live or from a POST's answer
   function afterBoard() {
+    loadEarlier();
     followTurn();
     showDice();
     trayRoom();

@@ -166,3 +166,29 @@ def test_the_settlement_fits_a_360_px_phone_in_every_language(server, new_phone,
         for money in page.locator(".settle-money").all():
             box = money.bounding_box()
             assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["viewport"]["width"], lang
+
+
+def test_an_entry_reaches_other_phones_as_its_parts_and_an_open_history_follows(server, new_phone):
+    """Live updates carry an entry's parts (web/board.py): the other phone's board then reads as
+    a freshly loaded one, and its open "Earlier entries" gains the row that moved there."""
+    host = new_phone()
+    link = open_table(host, server, ("Anna", "Ben"))
+    phones = seat(new_phone, link, ("Anna", "Ben"))
+    for number in range(6):
+        page = phones["Anna" if number % 2 == 0 else "Ben"]
+        throw(page, [1, 1, 1, 2, 3] if number < 2 else [6, 6, 6, 5, 4] if number < 4 else [2, 2, 5, 5, 5])
+        page.click("[data-tray] .option >> nth=0")
+        wait_entries(phones["Ben" if number % 2 == 0 else "Anna"], number + 1)
+    ben = phones["Ben"]
+    ben.click("#history-earlier summary")
+    ben.wait_for_selector("#history-earlier ol li")
+    assert ben.locator("#history-earlier ol li").count() == 3
+    throw(phones["Anna"], [3, 3, 3, 1, 1])
+    phones["Anna"].click("[data-tray] .option >> nth=0")
+    wait_entries(ben, 7)
+    ben.wait_for_function("() => document.querySelectorAll('#history-earlier ol li').length === 4")
+    assert "(4)" in ben.inner_text("#history-count") and ben.evaluate("document.querySelector('#history-earlier').open")
+    live = ben.inner_text("#board .pad")
+    ben.reload()
+    ben.wait_for_selector(".turn")
+    assert ben.inner_text("#board .pad") == live
