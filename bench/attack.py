@@ -39,7 +39,8 @@ import time
 from collections import Counter
 from urllib.parse import urlencode
 
-from .common import ROOT, Connection, CpuMeter, Instance, Server, escalero_plan, form, raise_open_files, summary
+from .common import (ROOT, Connection, CpuMeter, Instance, Server, Turns, escalero_plan, form, raise_open_files,
+                     summary)
 
 ATTACKERS = ["127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"]  # the victim's phones are 127.0.1.x
 SLOW_FROM = "127.0.0.6"  # slowloris: one address, as the issue found it
@@ -65,10 +66,9 @@ async def victim(port: int, tables, phones: dict, plans: dict, position: dict, r
     each table's entries so far, kept from one phase to the next."""
     sources = {device: f"127.0.{1 + n // 250}.{1 + n % 250}" for n, device in enumerate(phones)}  # an address each
     connections: dict[str, From] = {}
-    busy: set[str] = set()
+    turns = Turns(tables)
     samples: list = []
     errors: list[str] = []
-    cursor = 0
 
     async def post(device: str, path: str, headers: dict, body: bytes):
         """The phone's request on its own keep-alive connection (one at a time: one per table)."""
@@ -106,24 +106,17 @@ async def victim(port: int, tables, phones: dict, plans: dict, position: dict, r
                 samples.append((reply.server_ms, reply.client_ms, reply.headers.get("x-worker"),
                                 round((reply.started / 1e9) - start, 3)))
         finally:
-            busy.discard(table.token)
+            turns.done(table)
 
     tasks = []
     start = time.monotonic()
     skipped = 0
     for k in range(int((warmup + seconds) * rate)):
         await asyncio.sleep(max(0.0, start + k / rate - time.monotonic()))
-        table = None
-        for _ in range(len(tables)):  # the next table with no entry in flight
-            candidate = tables[cursor % len(tables)]
-            cursor += 1
-            if candidate.token not in busy:
-                table = candidate
-                break
+        table = turns.next()  # the next table with no entry in flight
         if table is None:
             skipped += 1
             continue
-        busy.add(table.token)
         tasks.append(asyncio.create_task(one(table, k >= warmup * rate)))
         if len(tasks) > 1000:
             tasks = [t for t in tasks if not t.done()]

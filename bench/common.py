@@ -352,3 +352,22 @@ def post_headers(phone: dict, gzip_ok: bool = True) -> dict:
     if gzip_ok:
         headers["Accept-Encoding"] = "gzip, deflate, br"
     return headers
+
+
+class Turns:
+    """The tables in a fixed order, round and round: the next one with no entry in flight."""
+
+    def __init__(self, tables) -> None:
+        self.tables, self.cursor, self.busy = list(tables), 0, set()
+
+    def next(self):
+        for _ in range(len(self.tables)):
+            candidate = self.tables[self.cursor % len(self.tables)]
+            self.cursor += 1
+            if candidate.token not in self.busy:
+                self.busy.add(candidate.token)
+                return candidate
+        return None
+
+    def done(self, table) -> None:
+        self.busy.discard(table.token)

@@ -16,7 +16,7 @@ import re
 import shutil
 import time
 
-from .common import (Connection, CpuMeter, Instance, Server, escalero_plan, form, post_headers,
+from .common import (Connection, CpuMeter, Instance, Server, Turns, escalero_plan, form, post_headers,
                      summary)
 
 
@@ -77,12 +77,11 @@ async def drive(port: int, host: dict, tables, plans, rate: float, seconds: floa
     entries, hellos = Pool(port), Pool(port, 8)
     position = {t.token: 0 for t in tables}
     shown: dict[str, str] = {}  # the change each table's board shows, sent as the page sends it
-    busy: set[str] = set()
     order = list(tables)
     random.Random(7).shuffle(order)
+    turns = Turns(order)
     samples: dict[str, list] = {"entry": [], "rematch": [], "hello": [], "commit": []}
     errors: list[str] = []
-    cursor = 0
 
     async def one_entry(table, measured: bool) -> None:
         plan = plans[table.token]
@@ -104,7 +103,7 @@ async def drive(port: int, host: dict, tables, plans, rate: float, seconds: floa
                 samples[kind].append((reply.server_ms, reply.client_ms, reply.wire, len(reply.body),
                                       reply.headers.get("x-worker")))
         finally:
-            busy.discard(table.token)
+            turns.done(table)
 
     async def one_hello(measured: bool) -> None:
         reply, error = await timed(hellos, "GET", "/_bench/hello", {"Accept-Encoding": "gzip"})
@@ -138,17 +137,10 @@ async def drive(port: int, host: dict, tables, plans, rate: float, seconds: floa
         due = start + k / rate
         await asyncio.sleep(max(0.0, due - time.monotonic()))
         measured = k >= warmup * rate
-        table = None
-        for _ in range(len(order)):  # the next table with no entry in flight
-            candidate = order[cursor % len(order)]
-            cursor += 1
-            if candidate.token not in busy:
-                table = candidate
-                break
+        table = turns.next()  # the next table with no entry in flight
         if table is None:
             skipped += 1
         else:
-            busy.add(table.token)
             tasks.append(asyncio.create_task(one_entry(table, measured)))
         await asyncio.sleep(max(0.0, due + 0.5 / rate - time.monotonic()))
         tasks.append(asyncio.create_task(one_hello(measured)))
