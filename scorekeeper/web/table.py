@@ -135,7 +135,7 @@ def live():
         base = seen
         html, seen = boards.message(ctx, base or None, live_hub)
         data = sse_message(html, seen).encode()
-        return gzip.send(data, deflate(data)) if gzip else data
+        return send(data, deflate(data)) if gzip else data
 
     def events():
         ends = time.monotonic() + lifetime

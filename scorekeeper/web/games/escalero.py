@@ -145,8 +145,8 @@ def view(ctx, played=None) -> EscaleroView | None:
 
 def touched(ctx, played, events) -> list[tuple]:
     """The parts of the board a run of entries changed (web/board.py): their cells and
-    column sums, the points, the turn line and the tray's status — and the dice for a phone that writes only on
-    its own turns (its turn began or ended)."""
+    column sums, the points, the turn line and the tray's status — and the dice for a phone
+    that writes only on its own turns (its turn began or ended)."""
     view = ctx.view
     cells = {recorded.id: entry for (recorded, _), entry in zip(played.entries, played.state.entries)}
     chosen = [("stamp",), ("turn",), ("points",), ("history",)]
