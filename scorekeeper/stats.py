@@ -1,8 +1,9 @@
 """Player statistics, folded from game logs: per player and game, the games, wins, money and
 the game's own figures.
 
-Nothing here is stored: every figure comes from folding `scorekeeper-log/1` documents
-(`Played.log()` or files) through the same engines the tables use. Players are people at a
+Every figure comes from folding `scorekeeper-log/1` documents (`Played.log()` or files)
+through the same engines the tables use; a game's summary may be kept as JSON (`to_json`)
+so that it is folded once. Players are people at a
 pub, not accounts, so they are matched by name, ignoring case, across every table. Only
 finished games count; games left unfinished are counted apart. In team play a team's win,
 its figures (Euchre's marches, Escoba's escobas…) count for each of its members, and its
@@ -11,6 +12,7 @@ money is split equally among them.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Mapping
@@ -150,10 +152,11 @@ class Summary:
     lines: Mapping[str, Line]  # by player name as seated
 
 
-def summarise(doc: Any, source: int = 0) -> Summary:
-    """Fold one log; LogError if it breaks a rule."""
+def summarise(doc: Any, source: int = 0, state: Any = None) -> Summary:
+    """Fold one log (or take `state`, the log already folded); LogError if it breaks a rule."""
     game = read_header(doc)
-    state = fold(game, doc["events"])
+    if state is None:
+        state = fold(game, doc["events"])
     result = game.engine.result(state)
     setup: Setup = game.setup
     name = game.engine.name
@@ -275,6 +278,25 @@ def players(docs: Iterable[Any], skip_bad: bool = True) -> dict[str, Player]:
             continue
         summaries.append((started(doc), summary))
     return combine(summaries)
+
+
+def to_json(when: str, summary: Summary) -> str:
+    """A game's summary and when it started, as JSON (`from_json` gives them back)."""
+    lines = {name: {"side": line.side, "won": line.won, "tied": line.tied, "points": line.points,
+                    "currency": line.currency, "cents": None if line.cents is None else str(line.cents),
+                    "counts": dict(line.counts), "games": line.games}
+             for name, line in summary.lines.items()}
+    return json.dumps({"when": when, "game": summary.game, "finished": summary.finished,
+                       "players": list(summary.players), "lines": lines}, separators=(",", ":"))
+
+
+def from_json(text: str) -> tuple[str, Summary]:
+    doc = json.loads(text)
+    lines = {name: Line(0, doc["game"], doc["when"], line["side"], line["won"], line["tied"], line["points"],
+                        line["currency"], None if line["cents"] is None else Fraction(line["cents"]),
+                        line["counts"], line["games"])
+             for name, line in doc["lines"].items()}
+    return doc["when"], Summary(doc["game"], doc["finished"], tuple(doc["players"]), lines)
 
 
 def without_money(summary: Summary) -> Summary:

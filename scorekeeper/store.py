@@ -157,6 +157,15 @@ def m004_claims(db: sqlite_utils.Database) -> None:
     db["claims"].create_index(["game_id"], unique=True)
 
 
+@migrations()
+def m005_summaries(db: sqlite_utils.Database) -> None:
+    # a game's statistics (stats.to_json) as of its last event, kept when it is imported: every
+    # worker's statistics page reads it instead of folding the log (bench/attack.py: 2,000-event
+    # imports folded once per worker held each worker ~40 ms per game)
+    db["summaries"].create({"game_id": int, "last_event": int, "summary": str}, pk="game_id",
+                           foreign_keys=[("game_id", "games", "id")], not_null={"last_event", "summary"})
+
+
 def connect(path: str, folds: FoldCache | None = None, limits: dict[str, Any] | None = None) -> Database:
     """A connection with the durability settings every process must use; `folds`, the fold
     cache to share with the app's other connections to the same file (a new one if None);

@@ -156,6 +156,21 @@ def test_players_stays_fast_with_ten_thousand_games_in_the_database(app, phone, 
     figures.set(SECTION, "players_ms_with_10000_games", round(took * 1000, 1))
 
 
+def test_an_imported_game_is_folded_at_import_not_by_the_statistics(phone, monkeypatch):
+    """Each worker's statistics page folded every imported log of 2,000 events again (~40 ms
+    a game, bench/attack.py): the summary made at import is what the page reads."""
+    importer = phone()
+    log = json.loads((ROOT / "tests" / "logs" / "euchre" / "full-game.json").read_text())
+    log["events"] = [{"type": "redeal"}] * (service.MAX_LOG_EVENTS - len(log["events"])) + log["events"]
+    assert importer.post("/import", {"text": json.dumps(log)}, fetch=False).status_code == 303
+
+    def no_fold(*_args, **_kwargs):
+        raise AssertionError("the statistics page folded an imported game")
+    monkeypatch.setattr(service, "load", no_fold)
+    page = importer.get(f"/players/{log['players'][0]}")
+    assert page.status_code == 200 and "Euchre" in page.get_data(as_text=True)
+
+
 def test_an_entry_must_say_which_board_it_was_made_on(app, phone, figures):
     """Three phones posting one Escoba round without `seen` stored it three times."""
     host, anna, ben = phone(), phone(), phone()
