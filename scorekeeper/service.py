@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterable, TypeVar
 import sqlite_utils
 
 from . import stats, store
-from .gamelog import FORMAT, Game, LogError, clean_event, read_header
+from .gamelog import COOPERATE_EVERY, FORMAT, Game, LogError, clean_event, cooperate, read_header
 from .names import clean_name, skeleton
 from .games import ENGINES
 from .games.base import Both, Either, RuleError, Text
@@ -989,13 +989,17 @@ def import_log(db: sqlite_utils.Database, doc: Any, device: str = "import", addr
         real = _by_code(db, played_at, address, None)
     # Performance (bench/attack.py): the events' rows and the game's statistics are made before
     # the write lock is taken, which then is held for the inserts only
-    rows = []
-    for event in doc["events"]:
+    # (and let this worker's other requests go on between their steps: `cooperate`)
+    rows, at = [], now()
+    for number, event in enumerate(doc["events"], 1):
         event = {k: v for k, v in event.items() if v is not None}
         rows.append(["entry", json.dumps({k: v for k, v in event.items() if k not in ("at", "by")}),
-                     event.get("by"), device, event.get("at") or now()])
+                     event.get("by"), device, event.get("at") or at])
+        if number % COOPERATE_EVERY == 0:
+            cooperate()
     when = doc.get("started_at") if isinstance(doc.get("started_at"), str) else rows[0][4] if rows else ""
     summary = stats.to_json(when, stats.summarise(doc, state=state))
+    cooperate()
 
     def copy(change: Write) -> dict:
         if address is not None:  # the CLI imports unlimited: its user owns the server

@@ -168,12 +168,13 @@ def summarise(doc: Any, source: int = 0, state: Any = None) -> Summary:
     # a railroad Euchre slam is two games won (result `games`: 2 for the winner), and so two lost
     games = max((result.get("games") or {}).values(), default=1) or 1
     lines = {}
+    when = started(doc)
     for player in players:
         side = setup.side_of(player)
         cents = None
         if side.name in money:
             cents = Fraction(text_cents(money[side.name]), len(side.members))
-        lines[player] = Line(source, name, started(doc), side.name, result.get("winner") == side.name,
+        lines[player] = Line(source, name, when, side.name, result.get("winner") == side.name,
                              result.get("winner") is None,
                              result["points"].get(side.name), result.get("currency") if money else None,
                              cents, counts[player], games)
