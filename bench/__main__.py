@@ -162,9 +162,14 @@ def verdicts(results: dict, smoke: bool) -> list[dict]:
             if steady.get("n"):
                 row("attack", "victim entry p99 under attack, from the 5th second (server)", steady["p99"], "ms",
                     base["server_ms"].get("p99"), note="the limits then refuse every table and import")
-            row("attack", "victim entry p50 / p99 under attack (client)", hit["client_ms"]["p50"], "ms",
-                base["client_ms"].get("p50"), note=f"p99 {hit['client_ms']['p99']:.1f} ms against "
-                f"{base['client_ms'].get('p99', 0):.1f} ms alone")
+            row("attack", "victim entry p99 under attack (client: as the phone waits)", hit["client_ms"]["p99"], "ms",
+                base["client_ms"].get("p99"), None if smoke else "≤ 25 ms",
+                None if smoke else hit["client_ms"]["p99"] <= 25.0,
+                f"p50 {hit['client_ms']['p50']:.1f} ms against {base['client_ms'].get('p50', 0):.1f} ms alone")
+            if hit.get("commit_ms", {}).get("n"):
+                row("attack", "bare durable commit p99 at the same moments (the disk's own stalls)",
+                    hit["commit_ms"]["p99"], "ms", base["commit_ms"].get("p99"),
+                    note=f"max {hit['commit_ms']['max']:.1f} ms against {base['commit_ms'].get('max', 0):.1f} ms alone")
         refused = attack["refused"]
         sent = sum(sum(kind.values()) for kind in attack["attack"]["requests"].values())
         row("attack", "attackers' requests answered · refused", sent, "", None, None, None,

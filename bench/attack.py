@@ -19,7 +19,9 @@ scorekeeper/worker.py count each apart, as on a pub's Wi-Fi:
 - POSTs that promise more body than they send.
 
 Reported: the victim's entry p50/p99 (server, from Server-Timing, and client) under attack
-against the baseline, what each attack got back (how many requests each limit refused), the
+against the baseline; a bare durable commit's (timing.py: a scratch database on the same disk,
+posted at a quarter of the victim's rate) p99 at the same moments, which tells the disk's own
+stalls from what the attack does; what each attack got back (how many requests each limit refused), the
 server errors (5xx and tracebacks in its log: 0), the slow sockets the server still held at the
 end, and the machine's CPU (other load shares the two cores).
 
@@ -108,11 +110,36 @@ async def victim(port: int, tables, phones: dict, plans: dict, position: dict, r
         finally:
             turns.done(table)
 
+    # the disk's own moments: a bare durable commit (timing.py, a scratch database on the same
+    # disk) at a quarter of the rate, one at a time, from an address of its own
+    commits: list = []
+    probe = {"busy": False, "connection": None}
+
+    async def one_commit(measured: bool) -> None:
+        probe["busy"] = True
+        try:
+            connection = probe["connection"] or From(port, "127.0.2.250")
+            probe["connection"] = None
+            try:
+                reply = await connection.request("POST", "/_bench/commit", {}, b"")
+            except Exception as error:
+                connection.close()
+                errors.append(f"commit: {error!r}")
+                return
+            if connection.writer is not None:
+                probe["connection"] = connection
+            if measured and reply.status == 200:
+                commits.append((reply.server_ms, reply.client_ms, None, round((reply.started / 1e9) - start, 3)))
+        finally:
+            probe["busy"] = False
+
     tasks = []
     start = time.monotonic()
     skipped = 0
     for k in range(int((warmup + seconds) * rate)):
         await asyncio.sleep(max(0.0, start + k / rate - time.monotonic()))
+        if k % 4 == 0 and not probe["busy"]:
+            tasks.append(asyncio.create_task(one_commit(k >= warmup * rate)))
         table = turns.next()  # the next table with no entry in flight
         if table is None:
             skipped += 1
@@ -123,9 +150,10 @@ async def victim(port: int, tables, phones: dict, plans: dict, position: dict, r
     pending = [t for t in tasks if not t.done()]
     if pending:
         await asyncio.wait(pending, timeout=60)
-    for connection in connections.values():
+    for connection in [*connections.values(), *filter(None, [probe["connection"]])]:
         connection.close()
-    return {"samples": samples, "errors": errors, "skipped": skipped, "seconds": time.monotonic() - start}
+    return {"samples": samples, "commits": commits, "errors": errors, "skipped": skipped,
+            "seconds": time.monotonic() - start}
 
 
 def digest(samples: list) -> dict:
@@ -373,8 +401,12 @@ def run(work: str, rate: float = 50.0, baseline: float = 15.0, seconds: float = 
         errors_logged = server.server_errors()
         server.stop()
     shutil.rmtree(path, ignore_errors=True)
-    out["baseline"] = {**digest(alone["samples"]), "errors": len(alone["errors"]), "skipped": alone["skipped"]}
-    out["under_attack"] = {**digest(attacked["samples"]), "errors": len(attacked["errors"]),
+    out["baseline"] = {**digest(alone["samples"]), "commit_ms": summary(c[0] for c in alone["commits"] if c[0] is not None),
+                       "errors": len(alone["errors"]), "skipped": alone["skipped"]}
+    out["under_attack"] = {**digest(attacked["samples"]),
+                           "commit_ms": summary(c[0] for c in attacked["commits"] if c[0] is not None),
+                           "slowest_commits": sorted(attacked["commits"], key=lambda c: -(c[0] or 0))[:5],
+                           "errors": len(attacked["errors"]),
                            "slowest": sorted(attacked["samples"], key=lambda s: -(s[0] or 0))[:10],
                            "slowest_client": sorted(attacked["samples"], key=lambda s: -s[1])[:10],
                            "error_examples": attacked["errors"][:5], "skipped": attacked["skipped"]}
@@ -392,6 +424,7 @@ def run(work: str, rate: float = 50.0, baseline: float = 15.0, seconds: float = 
     log(f"  attack: victim entry p50 {base.get('p50', 0):.2f} → {hit.get('p50', 0):.2f} ms, "
         f"p99 {base.get('p99', 0):.2f} → {hit.get('p99', 0):.2f} ms (server) · "
         f"client p99 {out['baseline']['client_ms'].get('p99', 0):.1f} → {out['under_attack']['client_ms'].get('p99', 0):.1f} ms · "
+        f"bare commit p99 {out['baseline']['commit_ms'].get('p99', 0):.1f} → {out['under_attack']['commit_ms'].get('p99', 0):.1f} ms · "
         f"victim errors {out['under_attack']['errors']} · 5xx {out['server_errors']} · "
         f"other load {out['cpu_attack']['other_cores']} cores")
     log(f"  attack requests: " + "; ".join(f"{kind} {counts}" for kind, counts in requests.items()))

@@ -35,7 +35,7 @@ from collections import Counter
 from gunicorn.workers.ggevent import GeventWorker
 
 DEFAULT_CAP = 64  # connections one address holds in one worker process
-DEFAULT_RATE = (10.0, 60.0)  # requests a second one address makes of one worker process, and its burst
+DEFAULT_RATE = (10.0, 20.0)  # requests a second one address makes of one worker process, and its burst
 TARPIT = 1.0  # seconds a request past the rate waits for its 429: a client that waits for answers slows down
 
 _WORDS = b"Too many connections from this address. Close some, or try again soon.\n"

@@ -34,14 +34,16 @@ def close_db(_error=None) -> None:
 
 def limits() -> dict:
     """The service's limits as this app sets them: config LIMITS, {kind: (per device, per
-    address)} per hour; SCOREKEEPER_LIMITS=off lifts them (test and benchmark servers only)."""
+    address)} per hour, and optionally a third number: per device and per address a minute (0:
+    none); SCOREKEEPER_LIMITS=off lifts them (test and benchmark servers only)."""
     found = current_app.extensions.get("scorekeeper.limits")
     if found is None:
         numbers = current_app.config.get("LIMITS") or {}
         if os.environ.get("SCOREKEEPER_LIMITS") == "off":
-            numbers = {kind: (10 ** 9, 10 ** 9) for kind in LIMITS}
-        found = {kind: replace(LIMITS[kind], most_per_device=device, most_per_address=address)
-                 for kind, (device, address) in numbers.items()}
+            numbers = {kind: (10 ** 9, 10 ** 9, 0) for kind in LIMITS}
+        found = {kind: replace(LIMITS[kind], most_per_device=given[0], most_per_address=given[1],
+                               burst=given[2] if len(given) > 2 else LIMITS[kind].burst)
+                 for kind, given in numbers.items()}
         current_app.extensions["scorekeeper.limits"] = found
     return found
 

@@ -112,11 +112,12 @@ ROWS = [
      [R + "test_backup.py::test_restore_after_a_crash_gives_back_exactly_the_backup"], "backup",
      "{restores_after_a_crash} restore after kill -9, integrity ok, the backup row for row"),
     ("Nobody floods the server: tables and imports are limited per device and per address per hour "
-     "(a 429 that says why, nothing written); a log of more than 2,000 events is refused.",
+     "and per minute (a 429 that says why, nothing written); a log of more than 2,000 events is refused.",
      [R + "test_moderation.py::test_tables_and_imports_per_device_and_address_are_limited",
+      R + "test_moderation.py::test_tables_and_imports_in_a_burst_are_limited_per_minute",
       R + "test_moderation.py::test_a_log_of_thousands_of_redeals_is_refused"], "moderation",
-     "{tables_refused} tables and {imports_refused} imports refused past the limits; "
-     "{tables_per_device_per_hour} tables a phone an hour"),
+     "{tables_refused} tables and {imports_refused} imports refused past the hour's limits, "
+     "{burst_refused} past the minute's; {tables_per_device_per_hour} tables a phone an hour"),
     ("The host throws a troublemaker out for good (no entry, undo or seat again, rematch included), "
      "can make new seats wait for a yes, and can retire the join link.",
      [R + "test_moderation.py::test_the_host_removes_a_phone_for_good",
@@ -125,9 +126,10 @@ ROWS = [
      "{removed_phone_refusals} writes and seats of a removed phone refused"),
     ("Statistics are this phone's business: only the tables it hosted or sat at; an imported log's "
      "money does not count (unless a host confirms it, below); each finished game is summarised once, "
-     "never the whole database in a request.",
+     "never the whole database in a request; an imported game is summarised when it comes in.",
      [R + "test_moderation.py::test_statistics_are_this_phone_s_and_imported_money_is_not_counted",
-      R + "test_moderation.py::test_players_stays_fast_with_ten_thousand_games_in_the_database"], "moderation",
+      R + "test_moderation.py::test_players_stays_fast_with_ten_thousand_games_in_the_database",
+      R + "test_moderation.py::test_an_imported_game_is_folded_at_import_not_by_the_statistics"], "moderation",
      "/players in {players_ms_with_10000_games} ms with 10,000 other games in the database"),
     ("Every entry from a phone names the board it was made on: the same round posted by three "
      "phones is stored once.",
@@ -153,7 +155,7 @@ ROWS = [
      "refused; {changed_claims_refused} changed games refused; {codes_guessed_refused} code guesses held back"),
     ("Without a proxy, one address cannot take every connection or the CPU: past 64 connections "
      "a worker its connections get a 429 at once (slowloris, bodies never sent), past 10 requests "
-     "a second (a burst of 60) its requests get a 429 after a second's wait; other phones are "
+     "a second (a burst of 20) its requests get a 429 after a second's wait; other phones are "
      "served meanwhile. Behind a trusted proxy, the proxy's limits do this.",
      [R + "test_internet.py::test_one_address_cannot_hold_every_connection",
       R + "test_internet.py::test_one_address_cannot_take_the_cpu",

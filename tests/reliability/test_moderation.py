@@ -28,24 +28,63 @@ def seat_id(app, token, name) -> int:
     return next(s["id"] for s in service.seats(db, table["id"]) if s["name"] == name)
 
 
-def test_tables_and_imports_per_device_and_address_are_limited(app, phone, figures):
+class Clock:
+    """time.time() standing still until the test moves it on."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.now = time.time()
+        monkeypatch.setattr(time, "time", lambda: self.now)
+
+    def later(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def test_tables_and_imports_per_device_and_address_are_limited(app, phone, figures, monkeypatch):
     """288 tables a second from one phone used to be taken; now 20 an hour per device and 60
     per address, then a 429 that says why, and nothing written."""
+    clock = Clock(monkeypatch)
     spammer = phone()
-    made = [spammer.post("/new/escalero", {"player": ["A", "B"]}, fetch=False).status_code for _ in range(22)]
+
+    def spaced(path: str, form: dict, times: int) -> list[int]:  # four a minute: under the burst limits
+        replies = []
+        for _ in range(times):
+            clock.later(15)
+            replies.append(spammer.post(path, form, fetch=False).status_code)
+        return replies
+    made = spaced("/new/escalero", {"player": ["A", "B"]}, 22)
     assert made == [303] * service.NEW_TABLES.most_per_device + [429] * 2
     refused = spammer.post("/new/escalero", {"player": ["A", "B"]}, fetch=False)
     assert "many tables in the last hour" in refused.get_data(as_text=True)
     assert db_of(app)["tables"].count == service.NEW_TABLES.most_per_device
     log = json.dumps({"format": "scorekeeper-log/1", "game": "escalero", "players": ["A", "B"], "rules": {},
                       "events": []})
-    imports = [spammer.post("/import", {"text": log}, fetch=False).status_code for _ in range(12)]
+    imports = spaced("/import", {"text": log}, 12)
     assert imports == [303] * service.IMPORTS.most_per_device + [429] * 2
     figures.add(SECTION, "tables_refused", made.count(429) + 1)
     figures.add(SECTION, "imports_refused", imports.count(429))
     figures.set(SECTION, "tables_per_device_per_hour", service.NEW_TABLES.most_per_device)
     # another device at the same address may go on, up to the address's limit
     assert phone().post("/new/escalero", {"player": ["A", "B"]}, fetch=False).status_code == 303
+
+
+def test_tables_and_imports_in_a_burst_are_limited_per_minute(app, phone, figures, monkeypatch):
+    """Sixty 2,000-event imports in the first seconds of an attack from two addresses held
+    both workers (bench/attack.py): a device or an address opens at most 10 tables and imports
+    5 logs a minute, then a 429 that says so, and a minute later it may go on."""
+    clock = Clock(monkeypatch)
+    log = json.dumps({"format": "scorekeeper-log/1", "game": "escalero", "players": ["A", "B"], "rules": {},
+                      "events": []})
+    for path, form, limit, words in (("/new/escalero", {"player": ["A", "B"]}, service.NEW_TABLES,
+                                      "many tables in the last minute"),
+                                     ("/import", {"text": log}, service.IMPORTS, "in the last minute")):
+        devices = [phone() for _ in range(limit.burst + 1)]  # a new device each time: the address counts
+        replies = [device.post(path, form, fetch=False) for device in devices]
+        assert [reply.status_code for reply in replies] == [303] * limit.burst + [429]
+        assert words in replies[-1].get_data(as_text=True)
+        figures.add(SECTION, "burst_refused", 1)
+        clock.later(service.BURST_WINDOW + 1)
+        assert devices[-1].post(path, form, fetch=False).status_code == 303
+    assert db_of(app)["tables"].count == (service.NEW_TABLES.burst + 1) + (service.IMPORTS.burst + 1)
 
 
 def test_a_log_of_thousands_of_redeals_is_refused(phone):
