@@ -623,6 +623,13 @@ def test_faults_found_by_fuzzing_stay_fixed(world, figures):
     preview = host.get(f"/t/{world['tables']['escoba']['token']}/escoba/preview?c0=0&f1={'9' * 40}")
     assert preview.status_code < 500
     figures.add(SECTION, "regressions_checked")
+    # a live stream or a poll from a change past SQLite's integers: was OverflowError
+    for since in ("-9223372036854775809", "9" * 30):
+        for response in (host.get(f"/t/{e['token']}/live?since={since}"),
+                         host.get(f"/t/{e['token']}/live", headers={"Last-Event-ID": since}),
+                         host.get(f"/t/{e['token']}/board?since={since}")):
+            assert response.status_code == 200 and b"board" in response.get_data(), response.status_code
+        figures.add(SECTION, "regressions_checked")
     assert snapshot(world["database"]) == before
     log = json.loads((LOGS / "escoba" / "two-players-to-21.json").read_text())
     for value in (10 ** 30, {"when": "now"}, ["Anna"]):  # at/by/note that are not text: was a traceback
