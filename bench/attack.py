@@ -401,7 +401,8 @@ def run(work: str, rate: float = 50.0, baseline: float = 15.0, seconds: float = 
         errors_logged = server.server_errors()
         server.stop()
     shutil.rmtree(path, ignore_errors=True)
-    out["baseline"] = {**digest(alone["samples"]), "commit_ms": summary(c[0] for c in alone["commits"] if c[0] is not None),
+    out["baseline"] = {**digest(alone["samples"]),
+                       "commit_ms": summary(c[0] for c in alone["commits"] if c[0] is not None),
                        "errors": len(alone["errors"]), "skipped": alone["skipped"]}
     out["under_attack"] = {**digest(attacked["samples"]),
                            "commit_ms": summary(c[0] for c in attacked["commits"] if c[0] is not None),
@@ -424,7 +425,8 @@ def run(work: str, rate: float = 50.0, baseline: float = 15.0, seconds: float = 
     log(f"  attack: victim entry p50 {base.get('p50', 0):.2f} → {hit.get('p50', 0):.2f} ms, "
         f"p99 {base.get('p99', 0):.2f} → {hit.get('p99', 0):.2f} ms (server) · "
         f"client p99 {out['baseline']['client_ms'].get('p99', 0):.1f} → {out['under_attack']['client_ms'].get('p99', 0):.1f} ms · "
-        f"bare commit p99 {out['baseline']['commit_ms'].get('p99', 0):.1f} → {out['under_attack']['commit_ms'].get('p99', 0):.1f} ms · "
+        f"bare commit p99 {out['baseline']['commit_ms'].get('p99', 0):.1f} → "
+        f"{out['under_attack']['commit_ms'].get('p99', 0):.1f} ms · "
         f"victim errors {out['under_attack']['errors']} · 5xx {out['server_errors']} · "
         f"other load {out['cpu_attack']['other_cores']} cores")
     log(f"  attack requests: " + "; ".join(f"{kind} {counts}" for kind, counts in requests.items()))

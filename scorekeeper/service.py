@@ -1001,8 +1001,8 @@ def import_log(db: sqlite_utils.Database, doc: Any, device: str = "import", addr
         # a wrong code counts against the address like a wrong code typed to join (no guessing)
         real = _by_code(db, played_at, address, None)
     # Performance (bench/attack.py): the events' rows and the game's statistics are made before
-    # the write lock is taken, which then is held for the inserts only
-    # (and let this worker's other requests go on between their steps: `cooperate`)
+    # the write lock is taken, which is then held for the inserts only, and the worker's other
+    # requests go on between their steps (`cooperate`)
     rows, at = [], now()
     for number, event in enumerate(doc["events"], 1):
         event = {k: v for k, v in event.items() if v is not None}
@@ -1010,7 +1010,7 @@ def import_log(db: sqlite_utils.Database, doc: Any, device: str = "import", addr
                      event.get("by"), device, event.get("at") or at])
         if number % COOPERATE_EVERY == 0:
             cooperate()
-    when = doc.get("started_at") if isinstance(doc.get("started_at"), str) else rows[0][4] if rows else ""
+    when = stats.started({**header, "events": [{"at": row[4]} for row in rows[:1]]})  # as the table will say
     summary = stats.to_json(when, stats.summarise(doc, state=state))
     cooperate()
 

@@ -2,10 +2,10 @@
 the game's own figures.
 
 Every figure comes from folding `scorekeeper-log/1` documents (`Played.log()` or files)
-through the same engines the tables use; a game's summary may be kept as JSON (`to_json`)
-so that it is folded once. Players are people at a
-pub, not accounts, so they are matched by name, ignoring case, across every table. Only
-finished games count; games left unfinished are counted apart. In team play a team's win,
+through the same engines the tables use; a game's summary may be kept as JSON (`to_json`) so
+that it is folded once. Players are people at a pub, not accounts, so they are matched by
+name, ignoring case, across every table. Only finished games count; games left unfinished are
+counted apart. In team play a team's win,
 its figures (Euchre's marches, Escoba's escobas…) count for each of its members, and its
 money is split equally among them.
 """

@@ -5,7 +5,8 @@ The figures come from each finished game summarised once (by the game's last eve
 app, and in the database for an imported game), never from folding the whole database in a
 request. A stranger's phone sees nobody; an imported game counts, but not its money (anyone
 can write a log) unless the host of the table it names confirmed it (service.answer_claim):
-then it counts with its money for the phones of that table. A player page never links to a table: its links would let anyone join it.
+then it counts with its money for the phones of that table. A player page never links to a
+table: its links would let anyone join it.
 """
 
 from __future__ import annotations
