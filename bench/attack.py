@@ -19,11 +19,11 @@ scorekeeper/worker.py count each apart, as on a pub's Wi-Fi:
 - POSTs that promise more body than they send.
 
 Reported: the victim's entry p50/p99 (server, from Server-Timing, and client) under attack
-against the baseline; a bare durable commit's (timing.py: a scratch database on the same disk,
-posted at a quarter of the victim's rate) p99 at the same moments, which tells the disk's own
-stalls from what the attack does; what each attack got back (how many requests each limit refused), the
-server errors (5xx and tracebacks in its log: 0), the slow sockets the server still held at the
-end, and the machine's CPU (other load shares the two cores).
+against the baseline; a bare durable commit's p99 at the same moments (timing.py: a scratch
+database on the same disk, posted at a quarter of the victim's rate), which tells the disk's
+own stalls from what the attack does; what each attack got back (how many requests each limit
+refused), the server errors (5xx and tracebacks in its log: 0), the slow sockets the server
+still held at the end, and the machine's CPU (other load shares the two cores).
 
     python -m bench --only attack            (part of the full run; --smoke runs it in seconds)
 """

@@ -45,11 +45,6 @@ def everyone(db) -> dict[str, stats.Player]:
         f"WHERE g.table_id IN ({','.join('?' * len(tables))}) OR g.id IN ({','.join('?' * len(counted))}) "
         "GROUP BY g.id ORDER BY g.id", [*tables, *counted]).fetchall()
     kept: OrderedDict = current_app.extensions.setdefault("scorekeeper.summaries", OrderedDict())
-    # an imported game was summarised once, when it came in (bench/attack.py: 2,000-event logs
-    # folded here held each worker ~40 ms a game)
-    stored = {(game_id, last): summary for game_id, last, summary in db.execute(
-        f"SELECT game_id, last_event, summary FROM summaries WHERE game_id IN ({','.join('?' * len(marks))})",
-        [game_id for game_id, _, _ in marks])}
     found = []
     for game_id, table_id, last in marks:
         imported = table_id not in tables or tables[table_id]["imported"]
@@ -57,8 +52,12 @@ def everyone(db) -> dict[str, stats.Player]:
         with _lock:
             summary = kept.get((game_id, last, money))
         if summary is None:
-            if (game_id, last) in stored:
-                summary = stats.from_json(stored[game_id, last])
+            # an imported game was summarised once, when it came in (bench/attack.py: 2,000-event
+            # logs folded here held each worker ~40 ms a game)
+            stored = db.execute("SELECT summary FROM summaries WHERE game_id = ? AND last_event = ?",
+                                [game_id, last]).fetchone()
+            if stored:
+                summary = stats.from_json(stored[0])
             else:
                 cooperate()  # many games to summarise: other requests of this worker go on between them
                 played = service.load(db, db["games"].get(game_id))
