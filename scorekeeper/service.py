@@ -74,6 +74,7 @@ class Viewer:
     is_host: bool
     seat: dict | None
     read_only: bool = False
+    removed: bool = False  # the host removed this phone from the table
 
     @property
     def name(self) -> str | None:
@@ -100,11 +101,14 @@ class Viewer:
 
 
 def viewer(db: sqlite_utils.Database, table: dict, device: str, read_only: bool = False) -> Viewer:
-    seat = None
+    seat, removed = None, False
     if device and not read_only:
         rows = store.rows(db, "SELECT * FROM seats WHERE table_id = ? AND device = ? LIMIT 1", [table["id"], device])
         seat = rows[0] if rows else None
-    return Viewer(device, not read_only and bool(device) and device == table["host_device"], seat, read_only)
+        removed = seat is None and bool(db.execute("SELECT 1 FROM bans WHERE table_id = ? AND device = ?",
+                                                   [table["id"], device]).fetchone())
+    return Viewer(device, not read_only and bool(device) and device == table["host_device"], seat, read_only,
+                  removed)
 
 
 def writing_refusal(played: Played, who: Viewer) -> Refused | None:
@@ -167,6 +171,7 @@ class Write:
         self.db, self.table, self.who, self.key = db, table, who, key
         self._wrote = False  # events of this transaction are not cached until it commits
         self.events: list[int] = []  # the events this change appended
+        self.game_changed = False  # the game's events, draft, header or a new game (see `stale_refusal`)
 
     @cached_property
     def game(self) -> dict:
@@ -188,7 +193,7 @@ class Write:
                "seat_id": who.seat["id"] if who.seat else None, "idem": self.key,
                "by": who.name or ("host" if who.is_host else None), "device": who.device, "at": now()}
         self.key = None  # one key names one event
-        self._wrote = True
+        self._wrote = self.game_changed = True
         self.__dict__.pop("played", None)
         event_id = store.insert(self.db, "events", row)
         self.events.append(event_id)
@@ -196,20 +201,10 @@ class Write:
 
     # -- entries ----------------------------------------------------------------------------
 
-    def submit(self, event: Any, seen: int | None) -> int:
+    def submit(self, event: Any) -> int:
         if not isinstance(event, dict):
             raise Refused("That entry could not be read. Tap the cell again.", 400)
         played = self.played
-        if seen is not None and seen != len(played.entries):
-            if seen < len(played.entries):
-                recorded = played.entries[-1][0]
-                if recorded.device == self.who.device:
-                    raise Refused("You entered this already: check the board. Nothing was added.")
-                if recorded.by:
-                    raise Refused("This was already entered by %(name)s: check the board. Nothing was added.",
-                                  name=recorded.by)
-                raise Refused("This was already entered: check the board. Nothing was added.")
-            raise Refused("The last entry was undone meanwhile: check the board and enter it again.")
         event = _check_writer(played, self.who, dict(event))
         try:
             clean_event(played.engine, event)
@@ -250,20 +245,16 @@ class Write:
                           number=misfit.number) from None
         return self.event("correct", replacement, target=recorded.id)
 
-    def save_draft(self, payload: Any, base: Any = ...) -> None:
+    def save_draft(self, payload: Any) -> None:
         """Keep (or, with None, drop) the turn being entered step by step, as the engine's
-        `verify_draft` allows it, so every phone sees only legal steps. `base`, when given, is
-        the draft the phone changed (None: none): if another phone changed it meanwhile, this
-        step is refused rather than silently overwriting theirs (two escobas tapped at once)."""
+        `verify_draft` allows it, so every phone sees only legal steps. Two phones changing it
+        at once: the write's board version (`stale_refusal`) refuses the later one."""
         played = self.played
         verify = played.engine.verify_draft
         if verify is None:
             raise Refused("This game is entered in one go.", 400)
         _check_writer(played, self.who, {"type": next(iter(played.engine.events))})
-        if base is not ... and _as_read(verify, played.state, base) != _as_read(
-                verify, played.state, played.draft["payload"] if played.draft else None):
-            raise Refused("Another phone changed this at the same moment: check the board, and tap "
-                          "again if yours was another one.")
+        self.game_changed = True
         if payload is None:
             self.db.execute("DELETE FROM drafts WHERE game_id = ?", [self.game["id"]])
             return
@@ -292,60 +283,84 @@ class Write:
 
     def set_header(self, header: dict) -> None:
         self.db["games"].update(self.game["id"], {"header": json.dumps(header)})
+        self.game_changed = True
         self.reload()
 
 
-def _as_read(verify: Callable, state: Any, payload: Any) -> Any:
-    """A draft as the engine reads it (None: no draft), so two spellings of one compare equal."""
-    if payload in (None, ""):
-        return None
-    try:
-        return verify(state, payload)
-    except RuleError:
-        return payload
-
 
 def write(db: sqlite_utils.Database, table: dict | None, who: Viewer | None,
-          work: Callable[[Write], T], idem: str | None = None) -> T | int:
+          work: Callable[[Write], T], idem: str | None = None, board: Any = ...) -> T | int:
     """The one way anything of a table is written: a single BEGIN IMMEDIATE transaction (so a
     check made in `work` still holds when it commits, across processes too). A retry with the
     same idempotency key returns the id of the event the first try wrote, doing nothing else;
-    every change is noted for the live streams of every worker."""
+    `board`, the change the writer's board showed, refuses a write made on a board the game
+    has moved on from (`stale_refusal`); every change is noted for the live streams of every
+    worker, with who made it and whether it changed the game."""
     key = f"{who.device}:{idem}" if idem and who else None
     with immediate(db):
         if key:
             rows = db.execute("SELECT id FROM events WHERE idem = ?", [key]).fetchall()
             if rows:
                 return rows[0][0]
+        if board is not ... and table is not None:
+            refusal = stale_refusal(db, table, who, board)
+            if refusal:
+                raise refusal
         change = Write(db, table, who, key)
         answer = work(change)
         if change.table is not None:
-            changed(db, change.table["id"], change.events[0] if len(change.events) == 1 else None)
+            changed(db, change.table["id"], change.events[0] if len(change.events) == 1 else None,
+                    who.device if who else None, change.game_changed)
         return answer
 
 
+def stale_refusal(db: sqlite_utils.Database, table: dict, who: Viewer | None, board: Any) -> Refused | None:
+    """The one rule for a write made on a board that is out of date: every write of the game
+    names the change its board showed (the stamp's `change`); when another phone has changed
+    the game since — an entry, an undo or correction, a step of a turn, the teams, a new game
+    — the write is refused and says what happened, instead of counting twice or landing on
+    the next turn. This phone's own changes since do not count (quick taps, an offline queue:
+    its idempotency keys keep a retry from counting twice). None: the write may go on."""
+    if not isinstance(board, int) or isinstance(board, bool) or board < 0:
+        return Refused("This does not say which board it was made on: reload the page and try again.", 400)
+    rows = db.execute("SELECT e.kind, e.by FROM changes c LEFT JOIN events e ON e.id = c.event_id "
+                      "WHERE c.table_id = ? AND c.id > ? AND c.game = 1 AND coalesce(c.device, '') != ? "
+                      "ORDER BY c.id DESC LIMIT 1", [table["id"], board, who.device if who else ""]).fetchall()
+    if not rows:
+        return None
+    kind, by = rows[0]
+    if kind == "entry":
+        if by:
+            return Refused("This was already entered by %(name)s: check the board. Nothing was added.", name=by)
+        return Refused("This was already entered: check the board. Nothing was added.")
+    if kind in ("undo", "correct"):
+        return Refused("The last entry was undone or corrected meanwhile: check the board and enter it again.")
+    return Refused("Another phone changed this at the same moment: check the board, and tap again if yours "
+                   "was another one.")
+
+
 def submit(db: sqlite_utils.Database, table: dict, who: Viewer, event: Any, idem: str | None = None,
-           seen: int | None = None) -> int:
-    """Record one entry of the current game; returns its event id. `seen` is how many entries
-    the phone's board showed: an entry made on a board that has moved on (another phone
-    entered the same round or cell) is refused instead of counting twice."""
-    return write(db, table, who, lambda change: change.submit(event, seen), idem)
+           board: Any = ...) -> int:
+    """Record one entry of the current game; returns its event id. `board`: the change the
+    phone's board showed (see `stale_refusal`)."""
+    return write(db, table, who, lambda change: change.submit(event), idem, board)
 
 
-def save_draft(db: sqlite_utils.Database, table: dict, who: Viewer, payload: Any, base: Any = ...) -> None:
-    write(db, table, who, lambda change: change.save_draft(payload, base))
+def save_draft(db: sqlite_utils.Database, table: dict, who: Viewer, payload: Any, board: Any = ...) -> None:
+    write(db, table, who, lambda change: change.save_draft(payload), board=board)
 
 
-def undo(db: sqlite_utils.Database, table: dict, who: Viewer, target: Any, idem: str | None = None) -> int:
+def undo(db: sqlite_utils.Database, table: dict, who: Viewer, target: Any, idem: str | None = None,
+         board: Any = ...) -> int:
     """Take back the last entry (see `undo_refusal` for who may)."""
-    return write(db, table, who, lambda change: change.undo(target), idem)
+    return write(db, table, who, lambda change: change.undo(target), idem, board)
 
 
 def correct(db: sqlite_utils.Database, table: dict, who: Viewer, target: Any, event: Any,
-            idem: str | None = None) -> int:
+            idem: str | None = None, board: Any = ...) -> int:
     """Replace an entry (see `correct_refusal` for who may); the whole game must still follow
     the rules afterwards."""
-    return write(db, table, who, lambda change: change.correct(target, event), idem)
+    return write(db, table, who, lambda change: change.correct(target, event), idem, board)
 
 
 def _check_writer(played: Played, who: Viewer, event: dict) -> dict:
@@ -703,7 +718,8 @@ def _default_teams(engine, players: list[str], rules: dict) -> list[dict] | None
     return engine.default_teams(players, rules) if engine.default_teams else None
 
 
-def set_teams(db: sqlite_utils.Database, table: dict, who: Viewer, teams: list[dict] | None) -> None:
+def set_teams(db: sqlite_utils.Database, table: dict, who: Viewer, teams: list[dict] | None,
+              board: Any = ...) -> None:
     """Pairs (or any teams) for the current game, before its first entry."""
     if not who.is_host:
         raise Refused("Only the host can set the teams.", 403)
@@ -719,7 +735,7 @@ def set_teams(db: sqlite_utils.Database, table: dict, who: Viewer, teams: list[d
         _check_header(header)
         change.set_header(header)
 
-    write(db, table, who, seat_teams)
+    write(db, table, who, seat_teams, board=board)
 
 
 def draw_pairs(players: list[str], one_for_two: bool = True, rng: random.Random | None = None) -> list[dict]:
@@ -736,7 +752,7 @@ def draw_pairs(players: list[str], one_for_two: bool = True, rng: random.Random 
     return teams
 
 
-def rematch(db: sqlite_utils.Database, table: dict, who: Viewer) -> dict:
+def rematch(db: sqlite_utils.Database, table: dict, who: Viewer, board: Any = ...) -> dict:
     """A new game at the same table: same seats, teams and rules (the engine may move the
     first deal on)."""
     if not who.at_table:
@@ -749,11 +765,12 @@ def rematch(db: sqlite_utils.Database, table: dict, who: Viewer) -> dict:
         header = dict(played.header)
         if played.engine.rematch_rules:
             header["rules"] = played.engine.rematch_rules(played.state)
+        change.game_changed = True
         change.db["games"].insert({"table_id": table["id"], "number": change.game["number"] + 1,
                                    "game": change.game["game"], "header": json.dumps(header),
                                    "created_at": now()})
 
-    write(db, table, who, next_game)
+    write(db, table, who, next_game, board=board)
     return current_game(db, table["id"])
 
 

@@ -166,6 +166,14 @@ def m005_summaries(db: sqlite_utils.Database) -> None:
                            foreign_keys=[("game_id", "games", "id")], not_null={"last_event", "summary"})
 
 
+@migrations()
+def m006_changes_say_who_and_what(db: sqlite_utils.Database) -> None:
+    # every write names the change its board showed; a change by another phone that changed
+    # the game since makes it stale (service.stale_refusal): the one rule for every game
+    db["changes"].add_column("device", str)
+    db["changes"].add_column("game", int, not_null_default=0)
+
+
 def connect(path: str, folds: FoldCache | None = None, limits: dict[str, Any] | None = None) -> Database:
     """A connection with the durability settings every process must use; `folds`, the fold
     cache to share with the app's other connections to the same file (a new one if None);
@@ -287,11 +295,14 @@ class immediate:
             self.conn.execute("ROLLBACK")
 
 
-def changed(db: sqlite_utils.Database, table_id: int, event_id: int | None = None) -> int:
+def changed(db: sqlite_utils.Database, table_id: int, event_id: int | None = None, device: str | None = None,
+            game: bool = False) -> int:
     """Note a change of a table inside the writer's transaction (`event_id`: the one event of
-    the log it wrote, if that is all it wrote); the live streams of every worker process pick
-    it up."""
-    return db.execute("INSERT INTO changes (table_id, event_id) VALUES (?, ?)", [table_id, event_id]).lastrowid
+    the log it wrote, if that is all it wrote; `device`: who made it; `game`: whether it
+    changed the game — its events, its draft, its header or a new game); the live streams of
+    every worker process pick it up."""
+    return db.execute("INSERT INTO changes (table_id, event_id, device, game) VALUES (?, ?, ?, ?)",
+                      [table_id, event_id, device, int(game)]).lastrowid
 
 
 # Performance (bench/, issue 18): an entry's own queries and inserts go straight to SQLite;

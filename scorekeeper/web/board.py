@@ -8,9 +8,11 @@ A board is made of parts: elements with an id, each rendered by a macro of
 made of the same macros. A change that wrote one entry names it (`store.changed`); each game's
 screen module says which parts its entries touch (`touched`), or the board says the whole.
 
-Every message names the change it brings a board to (the stamp's `data-change`); a message of
-parts also the change it starts from (`data-base`): a phone showing another change than that
-applies nothing and asks for the whole board (static/app.js), so a board never mixes two states.
+Every message is made of `<hx-partial>`s — the whole board is one (`#board`'s content, with the
+invitation beside it) — and names the change it brings a board to (the stamp's `data-change`);
+a message of parts also the change it starts from (`data-base`): a phone showing another change
+than that applies nothing and asks for the whole board (static/app.js), so a board never mixes
+two states. The tray, the way a phone enters its turn, is one part, always swapped whole.
 """
 
 from __future__ import annotations
@@ -29,22 +31,46 @@ GENERIC = "_parts.html"
 Part = tuple  # (macro name, its arguments…)
 
 
-def variables(ctx: TableContext, change: int) -> dict[str, Any]:
-    """What the board's templates read, for the whole board and for its parts alike."""
+def variables(ctx: TableContext, change: int, tapped: Any = None) -> dict[str, Any]:
+    """What the board's templates read, for the whole board and for its parts alike; `tapped`,
+    what this phone's tray shows of a turn it has not sent (its form's fields: GET …/tray)."""
     played = ctx.played
     values = {"ctx": ctx, "change": change, "table": ctx.table, "who": ctx.who, "played": played,
-              "view": ctx.view, "engine": played.engine, "result": played.result}
+              "view": ctx.view, "engine": played.engine, "result": played.result,
+              "tapped": tray_view(ctx, tapped or {})}
     current_app.update_template_context(values)
     return values
 
 
-def whole(ctx: TableContext, change: int) -> str:
+def tray_view(ctx: TableContext, args: Any) -> Any:
+    """What the game's tray shows of what this phone tapped (web/games/<game>.py `tray_view`)."""
+    made = getattr(screen(ctx.played.row["game"]), "tray_view", None)
+    return made(ctx, args) if made and ctx.played.game is not None and ctx.can_write else None
+
+
+def whole(ctx: TableContext, change: int, tapped: Any = None) -> str:
     """The whole board as this kind of viewer sees it now, claiming `change` (taken before the
-    state is read, so the board is never older than it says)."""
+    state is read, so the board is never older than it says), with the invitation beside it."""
+    values = variables(ctx, change, tapped)
+    env = current_app.jinja_env
+    out = partial(env.get_template("_board.html").render(values), "board", "innerHTML")
+    if not ctx.who.read_only:
+        out += swap(str(env.get_template(GENERIC).make_module(values).invite()).strip())
+    return SPACE.sub(" ", out)
+
+
+def inner(ctx: TableContext, change: int) -> str:
+    """The board's content for the table page itself."""
     return SPACE.sub(" ", current_app.jinja_env.get_template("_board.html").render(variables(ctx, change)))
 
 
-def parts(ctx: TableContext, base: int, change: int) -> str | None:
+def tray(ctx: TableContext, change: int, tapped: Any) -> str:
+    """This phone's tray alone, with what it tapped (GET …/tray)."""
+    values = variables(ctx, change, tapped)
+    return SPACE.sub(" ", str(current_app.jinja_env.get_template(GENERIC).make_module(values).tray()).strip())
+
+
+def parts(ctx: TableContext, base: int, change: int, tapped: Any = None) -> str | None:
     """The parts the changes after `base` up to `change` touched, rendered as they stand now, as
     htmx partials; None when only the whole board will do."""
     if base >= change:
@@ -66,11 +92,11 @@ def parts(ctx: TableContext, base: int, change: int) -> str | None:
     chosen = touched(ctx, played, events) if touched else [("stamp",), ("game",), ("tray",), ("history",)]
     if chosen is None:
         return None
-    return render(ctx, change, chosen, base, events)
+    return render(ctx, change, chosen, base, events, tapped)
 
 
-def render(ctx: TableContext, change: int, chosen: Iterable[Part], base: int, events: list) -> str:
-    values = variables(ctx, change)
+def render(ctx: TableContext, change: int, chosen: Iterable[Part], base: int, events: list, tapped: Any) -> str:
+    values = variables(ctx, change, tapped)
     env = current_app.jinja_env
     generic = env.get_template(GENERIC).make_module(values)
     own = env.select_template([f"games/{ctx.played.row['game']}/_parts.html", GENERIC]).make_module(values)
@@ -131,14 +157,19 @@ ID = re.compile(r'<[a-z]+\b[^>]*?\sid="([^"]+)"')
 SPACE = re.compile(r"\s*\n\s*|  +(?=<)")  # no <pre> or <textarea> on a board: a line break, or spaces before a tag, is one space
 
 
-def message(ctx: TableContext, base: int | None, hub) -> tuple[str, int]:
+def message(ctx: TableContext, base: int | None, hub, tapped: Any = None) -> tuple[str, int]:
     """What a phone whose board shows `base` (None: unknown) needs now, and the change it
-    brings the board to; rendered once per process for every phone of one kind."""
+    brings the board to; rendered once per process for every phone of one kind (with `tapped`,
+    an answer's own tray: for this phone alone)."""
     change = hub.query(lambda db: store.last_change(db, ctx.table["id"]))
 
     def render_parts() -> str:
-        return hub.query(lambda db: parts(ctx.again(db), base, change)) or board(ctx, change, hub)
+        return (hub.query(lambda db: parts(ctx.again(db), base, change, tapped))
+                or hub.query(lambda db: whole(ctx.again(db), change, tapped)))
 
+    if tapped:
+        return render_parts() if base is not None and base < change else hub.query(
+            lambda db: whole(ctx.again(db), change, tapped)), change
     if base is not None and base < change:
         return hub.board((ctx.table["id"], base, change, ctx.kind), render_parts), change
     return board(ctx, change, hub), change

@@ -49,12 +49,21 @@ class TableContext:
             # the host made a new join link: a phone seated at the table follows it
             if request.method != "GET":
                 raise service.Refused("This table has a new link: reload the page.", 409) from None
-            abort(redirect(request.path.replace(f"/t/{token}", f"/t/{moved['join_token']}", 1), 303))
+            abort(redirect(request.full_path.rstrip("?").replace(f"/t/{token}", f"/t/{moved['join_token']}", 1), 303))
         return cls(db, table, service.viewer(db, table, device_id()), link)
 
     def again(self, db) -> TableContext:
         """The same table and viewer, folded afresh from `db` (after a write, or for a live update)."""
         return TableContext(db, self.table, self.who, self.link)
+
+    def afresh(self, db=None) -> TableContext:
+        """The table and who is looking as they stand now (after a write; for each message of a
+        live stream): a seat let in, turned away or removed, or a new join link, shows at once."""
+        db = db or self.db
+        table = db["tables"].get(self.table["id"])
+        if self.who.read_only:
+            return TableContext(db, table, self.who, self.link)
+        return TableContext(db, table, service.viewer(db, table, self.who.device), self.link)
 
     @property
     def token(self) -> str:
@@ -64,9 +73,11 @@ class TableContext:
     def kind(self) -> str:
         """What tells one viewer's screen from another's: a board rendered for one kind suits
         every phone of that kind."""
-        if self.who.read_only:
+        who = self.who
+        if who.read_only:
             return f"board:{html_lang()}"
-        return f"{'host' if self.who.is_host else 'guest'}:{self.who.seat['id'] if self.who.seat else '-'}:{html_lang()}"
+        seat = f"{who.seat['id']}{'' if who.at_table else '?'}" if who.seat else ("removed" if who.removed else "-")
+        return f"{'host' if who.is_host else 'guest'}:{seat}:{html_lang()}"
 
     def require_join_link(self) -> None:
         """Pages that show the way in (QR code, join link, logs) are not on the read-only board."""

@@ -11,7 +11,7 @@ from .context import table_url
 from .db import get_db
 from .i18n import _, say
 from .security import client_address, device_id
-from .table import MAX_FIELD, field
+from .writes import MAX_FIELD, field
 
 bp = Blueprint("pages", __name__)
 

@@ -106,10 +106,10 @@ def check_host() -> None:
 
 
 def from_script() -> bool:
-    """A request the page's own script made (htmx, fetch): a header no navigation, form or
-    other site's page can send (a cross-site request with it needs a CORS preflight we never
-    answer), so its answer is read by our script and never shown as a document."""
-    return bool(request.headers.get("HX-Request") or request.headers.get("X-Requested-With"))
+    """A request htmx made (htmx-flask's `request.htmx`): a header no navigation, form or other
+    site's page can send (a cross-site request with it needs a CORS preflight we never answer),
+    so its answer is read by htmx and never shown as a document."""
+    return bool(request.htmx)
 
 
 def set_headers(response):

@@ -24,44 +24,11 @@ from .context import TableContext, table_blueprint
 from .db import close_db, hub
 from .i18n import _, say
 from .links import base_url
-from .security import client_address, from_script
+from .security import client_address
+from .writes import answer, board as board_version, change_of, field, fragment, idem, json_field, idem_key
 
 bp = table_blueprint("table", __name__)
-
-MAX_FIELD = 2000  # characters in any one form field
-
-
-def field(name: str, default: str = "") -> str:
-    value = request.form.get(name, default)
-    if len(value) > MAX_FIELD:
-        raise service.Refused("That entry is too long.", 400)
-    return value
-
-
-def json_field(name: str):
-    text = field(name)
-    try:
-        value = json.loads(text) if text else None
-        # a lone surrogate ("\ud800") is legal JSON but no text: echoed in a refusal it made the
-        # page unencodable, a 500 (UnicodeEncodeError is a ValueError)
-        json.dumps(value, ensure_ascii=False).encode("utf-8")
-    except (ValueError, RecursionError):  # RecursionError: a thousand nested brackets (issue 16)
-        raise service.Refused("That entry could not be read. Reload the page and try again.", 400) from None
-    return value
-
-
-def number_field(name: str) -> int | None:
-    """A count the phone sends (entries or deals it saw), when it sends one."""
-    text = field(name)
-    return int(text) if text.isdigit() and len(text) < 7 else None
-
-
-def change_of(text: str | None) -> int | None:
-    """The change a phone's board shows (`since`, Last-Event-ID), when it is one: digits that
-    SQLite can compare (test_fuzz.py: -9223372036854775809 gave the live stream a 500)."""
-    text = text or ""
-    return int(text) if text.isdigit() and len(text) < 19 else None
-
+bp.add_app_template_global(idem_key, "idem")
 
 # --- the table screen -------------------------------------------------------------------------
 
@@ -72,20 +39,20 @@ def table():
     # Performance (bench/): the page's live stream starts from the change its board shows
     # (taken before the board, so nothing newer is missed) instead of sending it all again
     change = ctx.change
-    response = Response(render_template("table.html", ctx=ctx, change=change, join_url=join_url(ctx.table),
-                                        board_html=board_html(ctx)))
+    response = Response(render_template("table.html", ctx=ctx, change=change,
+                                        board_html=board_html(ctx), tapped=None))
     response.headers["Cache-Control"] = "no-store"
     return response
 
 
+@bp.app_template_global("join_url")
 def join_url(table: dict) -> str:
     return base_url() + url_for("table.table", link="t", token=table["join_token"])
 
 
 def board_html(ctx: TableContext) -> str:
-    """The whole live part of the table screen, as this kind of viewer sees it now. Rendered
-    once per change and kind of viewer, whatever the number of phones watching."""
-    return boards.message(ctx, None, hub())[0]
+    """The whole live part of the table screen, as this viewer sees it now."""
+    return boards.inner(ctx, ctx.change)
 
 
 @bp.get("/board")
@@ -95,19 +62,21 @@ def board():
     return fragment(boards.message(g.ctx, change_of(request.args.get("since")), hub())[0])
 
 
+@bp.get("/tray")
+def tray():
+    """This phone's tray with what it has tapped and not sent (the tray form's own fields: the
+    dice of a throw, a cell picked, a hand being chosen): the server renders the way to enter
+    the turn, and the tray swaps itself whole (templates/games/<game>/_tray.html)."""
+    ctx: TableContext = g.ctx
+    return fragment(boards.tray(ctx, ctx.change, request.args))
+
+
 @bp.get("/board/earlier")
 def board_earlier():
     """The history rows before the newest (TableContext.recent_rows). Performance (bench/): the
     board that every entry and live update sends keeps only the newest; the rest comes when a
     phone asks."""
     return fragment(render_template("_history_earlier.html", ctx=g.ctx))
-
-
-def fragment(html: str, status: int = 200) -> Response:
-    response = Response(html, status, mimetype="text/html")
-    response.headers["Cache-Control"] = "no-store"
-    response.headers["Vary"] = "HX-Request"
-    return response
 
 
 # --- live ------------------------------------------------------------------------------------
@@ -134,8 +103,10 @@ def live():
         """What changed since `seen`, as this stream sends it. Performance (bench/): a function
         of its own, so that the idle stream's frame keeps no reference to the message (a whole
         board is ~30 KB, and each phone of a table is a kind of its own)."""
-        nonlocal seen
+        nonlocal seen, ctx
         base = seen
+        # who is looking as they stand now: a seat let in, turned away or removed, a new link
+        g.ctx = ctx = live_hub.query(ctx.afresh)
         html, seen = boards.message(ctx, base or None, live_hub)
         data = sse_message(html, seen).encode()
         return send(data, deflate(data)) if gzip else data
@@ -181,48 +152,32 @@ STILL_HERE = packed(": still here\n\n")
 # --- writes ----------------------------------------------------------------------------------
 
 
-def after_write() -> Response:
-    """What every write answers: what changed on the board since the one the phone showed
-    (`change`, which the page's script sends): the parts the entry touched or the whole board;
-    or the table page again (a plain form)."""
-    ctx: TableContext = g.ctx
-    hub().notify(ctx.table["id"])
-    if from_script():
-        return fragment(boards.message(ctx, number_field("change"), hub())[0])
-    return redirect(url_for("table.table"), 303)
-
-
-def idem() -> str | None:
-    return field("idem") or None
-
-
 @bp.post("/join")
 def join():
     ctx: TableContext = g.ctx
     new_name = field("name") if "name" in request.form else None
     service.join(ctx.db, ctx.table, ctx.who.device, seat_id=field("seat") or None, new_name=new_name,
                  address=client_address())
-    hub().notify(ctx.table["id"])
-    return redirect(url_for("table.table"), 303)
+    return answer()
 
 
 @bp.post("/seats/<int:seat_id>/free")
 def free_seat(seat_id: int):
     service.release_seat(g.ctx.db, g.ctx.table, g.ctx.who, seat_id)
-    return after_write()
+    return answer()
 
 
 @bp.post("/seats/<int:seat_id>/remove")
 def remove_phone(seat_id: int):
     """The host frees a seat and keeps the phone that sat there out of the table."""
     service.release_seat(g.ctx.db, g.ctx.table, g.ctx.who, seat_id, remove=True)
-    return after_write()
+    return answer()
 
 
 @bp.post("/seats/<int:seat_id>/let-in")
 def let_in(seat_id: int):
     service.let_in(g.ctx.db, g.ctx.table, g.ctx.who, seat_id, yes=field("answer") != "no")
-    return after_write()
+    return answer()
 
 
 @bp.post("/settings")
@@ -231,8 +186,15 @@ def settings():
     ctx: TableContext = g.ctx
     approve = {"on": True, "off": False}.get(field("approve_seats"))
     table = service.set_table(ctx.db, ctx.table, ctx.who, approve_seats=approve, new_link=field("new_link") == "yes")
+    if table["join_token"] == ctx.table["join_token"]:
+        return answer()
     hub().notify(ctx.table["id"])
-    return redirect(url_for("table.table", link="t", token=table["join_token"]), 303)
+    moved = url_for("table.table", link="t", token=table["join_token"])
+    if request.htmx:  # the host's own page goes to the new link; seated phones follow it live
+        response = fragment("")
+        response.headers["HX-Redirect"] = moved
+        return response
+    return redirect(moved, 303)
 
 
 @bp.post("/teams")
@@ -245,44 +207,35 @@ def teams():
         chosen = json_field("teams")
     else:
         chosen = None
-    service.set_teams(ctx.db, ctx.table, ctx.who, chosen)
-    return after_write()
+    service.set_teams(ctx.db, ctx.table, ctx.who, chosen, board=board_version())
+    return answer()
 
 
 @bp.post("/entries")
 def enter():
-    seen = number_field("seen")
-    if seen is None and g.ctx.who.at_table:  # two phones entering one round or cell: only the board each saw tells them apart
-        raise service.Refused("This entry does not say which board it was made on: reload the page and "
-                              "enter it again.", 400)
-    service.submit(g.ctx.db, g.ctx.table, g.ctx.who, json_field("event"), idem=idem(), seen=seen)
-    return after_write()
-
-
-@bp.post("/draft")
-def draft():
-    # `from`: the draft this step changed, when the phone says (see Write.save_draft)
-    base = json_field("from") or None if "from" in request.form else ...
-    service.save_draft(g.ctx.db, g.ctx.table, g.ctx.who, json_field("draft"), base)
-    return after_write()
+    """One entry of the current game, as the log writes it (`event`); the games' own routes
+    build theirs from their trays' fields."""
+    service.submit(g.ctx.db, g.ctx.table, g.ctx.who, json_field("event"), idem=idem(), board=board_version())
+    return answer()
 
 
 @bp.post("/undo")
 def undo():
-    service.undo(g.ctx.db, g.ctx.table, g.ctx.who, field("target"), idem=idem())
-    return after_write()
+    service.undo(g.ctx.db, g.ctx.table, g.ctx.who, field("target"), idem=idem(), board=board_version())
+    return answer()
 
 
 @bp.post("/correct")
 def correct():
-    service.correct(g.ctx.db, g.ctx.table, g.ctx.who, field("target"), json_field("event"), idem=idem())
-    return after_write()
+    service.correct(g.ctx.db, g.ctx.table, g.ctx.who, field("target"), json_field("event"), idem=idem(),
+                    board=board_version())
+    return answer()
 
 
 @bp.post("/rematch")
 def rematch():
-    service.rematch(g.ctx.db, g.ctx.table, g.ctx.who)
-    return after_write()
+    service.rematch(g.ctx.db, g.ctx.table, g.ctx.who, board=board_version())
+    return answer()
 
 
 # --- QR code and export ---------------------------------------------------------------------------
@@ -340,7 +293,7 @@ def http_error(error: HTTPException):
 
 def message_response(text: str, status: int) -> Response:
     """A refusal as a short message fragment for scripts and htmx, or a whole page."""
-    if from_script():
+    if request.htmx:
         response = Response(render_template("_message.html", message=text), status)
         response.headers["HX-Retarget"] = "#message"
         response.headers["HX-Reswap"] = "innerHTML"

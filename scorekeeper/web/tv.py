@@ -10,7 +10,7 @@ from __future__ import annotations
 from flask import Response, g, render_template
 
 from .context import table_blueprint
-from .table import board_html, join_url
+from .table import board_html
 
 bp = table_blueprint("tv", __name__)
 
@@ -18,7 +18,6 @@ bp = table_blueprint("tv", __name__)
 @bp.get("/tv")
 def tv():
     ctx = g.ctx
-    response = Response(render_template("tv.html", ctx=ctx, change=ctx.change, board_html=board_html(ctx),
-                                        join_url=join_url(ctx.table)))
+    response = Response(render_template("tv.html", ctx=ctx, change=ctx.change, board_html=board_html(ctx)))
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -2,47 +2,48 @@
 
 from __future__ import annotations
 
-import json
-
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any
 
-from flask import g, render_template, request
+from flask import g
 from flask_babel import get_locale
 
 from ... import service
 from ...games import escalero
 from ...games.base import RuleError
 from ..context import table_blueprint
+from ..dice import read_dice
 from ..i18n import _, localize, pgettext
+from ..writes import answer, board, field, idem
 
 bp = table_blueprint("escalero", __name__)
 
 
-def choices(row: escalero.Row, rules) -> str:
-    """[[value, label], …] for the value picker of a row, as JSON for the page (labels in the
+def value_labels(row: escalero.Row, rules) -> tuple[tuple[int, str], ...]:
+    """(value, label) of every value a row may hold, for the tray's value picker (labels in the
     phone's language). Performance (bench/): the same for every board of a table in a
     language, so made once per rules and language."""
-    return _choices(row, tuple(sorted(rules.items())), str(get_locale()))
+    return _value_labels(row, tuple(sorted(rules.items())), str(get_locale()))
 
 
 @lru_cache(maxsize=1024)
-def _choices(row: escalero.Row, rules_items: tuple, locale: str) -> str:
+def _value_labels(row: escalero.Row, rules_items: tuple, locale: str) -> tuple[tuple[int, str], ...]:
     rules = dict(rules_items)
     options = []
-    for value in escalero.allowed_values(row, rules):
+    allowed = escalero.allowed_values(row, rules)
+    for value in allowed:
         if value == 0:
             label = _("✕ cross out")
         elif row.is_picture:
             # TRANSLATORS: a button of the value picker: 3 dice of the row's face → 12 points
             label = _("%(count)s× → %(value)s", count=value // row.face, value=value)
-        elif value in (escalero.allowed_values(row, rules)[1],) or row is escalero.Row.DOUBLE_GRANDE:
+        elif value == allowed[1] or row is escalero.Row.DOUBLE_GRANDE:
             label = f"{value}"
         else:
             label = _("%(value)s served", value=value)
-        options.append([value, label])
-    return json.dumps(options, ensure_ascii=False)
+        options.append((value, label))
+    return tuple(options)
 
 
 def pad_word(label: str) -> str:
@@ -62,24 +63,103 @@ def face_label(face: int, rules) -> str:
     return pad_word(escalero.POKER_FACES[face]) if rules["dice_faces"] == "poker" else str(face)
 
 
-@bp.get("/escalero/placements")
-def placements():
-    """Buttons for every open cell of the side on turn, best first, for the dice given."""
-    ctx = g.ctx
-    played = ctx.played
-    if played.row["game"] != "escalero" or played.game is None or played.finished:
-        raise service.Refused("There is no Escalero game waiting for a throw.", 409)
+# --- the tray: the dice this phone tapped, where they go, a cell picked ---------------------------
+
+
+def read_cell(text: Any, state: escalero.State) -> tuple[int, int, escalero.Row] | None:
+    """A cell of the pad as its button names it ("side:column:row", the side by seat number)."""
     try:
-        dice = tuple(int(d) for d in request.args.get("dice", "").split(",")[:6])
-        throw = escalero.Throw(dice, request.args.get("served") in ("1", "true", "on"))
-    except (ValueError, RuleError):
-        raise service.Refused("Tap five dice first.", 400) from None
-    side = played.state.side_on_turn
-    options = escalero.placements(played.state, side, throw)
-    # `seen`: the entries this offer was made for; a tap that arrives after another phone (or
-    # the host) wrote this turn is refused by service.submit instead of filling the next side's cell
-    return render_template("games/escalero/_placements.html", ctx=ctx, view=ctx.view, options=options,
-                           throw=throw, side=side, seen=len(played.entries))
+        side, column, row = str(text or "").split(":")
+        cell = int(side), int(column), escalero.Row(row)
+    except ValueError:
+        return None
+    if not (0 <= cell[0] < len(state.setup.sides) and 1 <= cell[1] <= state.rules["columns"]
+            and cell[2] in state.rows):
+        return None
+    return cell
+
+
+@dataclass(frozen=True)
+class Pick:
+    """A cell tapped without five dice (its values to choose from), or a written one to correct."""
+
+    side: int
+    column: int
+    row: escalero.Row
+    values: tuple[int, ...]
+    entry: Any = None  # the entry being corrected
+    current: int | None = None
+
+
+@dataclass(frozen=True)
+class Tray:
+    """What this phone's tray shows of a turn it has not sent."""
+
+    dice: tuple[int, ...]
+    served: bool
+    options: tuple  # (Placement, cell code) for every open cell of the side on turn, best first
+    pick: Pick | None
+
+    @property
+    def left(self) -> int:
+        return 5 - len(self.dice)
+
+
+def tray_view(ctx, args) -> Tray:
+    played, view = ctx.played, ctx.view
+    state = played.state
+    dice = read_dice(args.get("dice"), 5) if view.writable_side else ()
+    served = args.get("served") == "1" and len(dice) == 5
+    options = ()
+    if len(dice) == 5 and not played.finished:
+        side = view.writable_side
+        index = view.index[side]
+        options = tuple((option, f"{index}:{option.column}:{option.row.value}")
+                        for option in escalero.placements(state, side, escalero.Throw(dice, served)))
+    pick = None
+    cell = read_cell(args.get("pick"), state)
+    if cell and not options and not played.finished:
+        side = state.setup.sides[cell[0]].name
+        if side == view.writable_side and (cell[1], cell[2]) in state.open_cells(side):
+            pick = Pick(*cell, escalero.allowed_values(cell[2], state.rules))
+    fixing = played.index_of(args.get("fix")) if args.get("fix") else None
+    if fixing is not None and ctx.may_correct(played.entries[fixing][0]):
+        entry = state.entries[fixing]
+        pick = Pick(view.index[entry.side], entry.column, entry.row, escalero.allowed_values(entry.row, state.rules),
+                    played.entries[fixing][0], entry.value)
+    return Tray(dice, served, options, pick)
+
+
+@bp.post("/escalero/score")
+def score():
+    """A cell written from the tray: with the five dice tapped (and "served") the engine makes
+    its value, or with the value picked; "served" says nothing on a picture row."""
+    ctx = g.ctx
+    state = ctx.played.state
+    if ctx.played.row["game"] != escalero.name or state is None:
+        raise service.Refused("There is no Escalero game waiting for a throw.", 409)
+    cell = read_cell(field("cell"), state)
+    if cell is None:
+        raise service.Refused("Tap a cell of the pad.", 400)
+    side, column, row = cell
+    event: dict[str, Any] = {"type": "score", "column": column, "row": row.value}
+    value = field("value").strip()
+    if value:
+        if not value.isdigit() or len(value) > 4:
+            raise service.Refused("Tap one of the values.", 400)
+        event["value"] = int(value)
+    dice = read_dice(field("dice"), 5)
+    if len(dice) == 5:
+        event["dice"] = list(dice)
+        if not row.is_picture:
+            event["served"] = field("served") == "1"
+    elif "value" not in event:
+        raise service.Refused("Tap five dice first.", 400)
+    on_turn = ctx.view.writable_side
+    if on_turn and state.setup.sides[side].name != on_turn:  # the host's tap on another side's cell
+        raise service.Refused("It is %(name)s's turn: write in their column.", 409, name=on_turn)
+    service.submit(ctx.db, ctx.table, ctx.who, event, idem=idem(), board=board())
+    return answer()
 
 
 @dataclass(frozen=True)
@@ -99,8 +179,8 @@ class EscaleroView:
     index: dict  # side name -> its number in seat order (the parts' ids and the turn line's data-on/-w)
     pickable: frozenset  # the sides whose open cells this phone may ever write (buttons on the pad)
 
-    def choices(self, row: Any) -> str:
-        return choices(escalero.Row(row), self.rules)
+    def value_labels(self, row: Any) -> tuple[tuple[int, str], ...]:
+        return value_labels(escalero.Row(row), self.rules)
 
     @cached_property
     def _cell_label(self) -> str:
@@ -145,13 +225,10 @@ def view(ctx, played=None) -> EscaleroView | None:
 
 def touched(ctx, played, events) -> list[tuple]:
     """The parts of the board a run of entries changed (web/board.py): their cells and
-    column sums, the points, the turn line and the tray's status — and the dice for a phone
-    that writes only on its own turns (its turn began or ended)."""
+    column sums, the points, the turn line and the tray, swapped whole."""
     view = ctx.view
     cells = {recorded.id: entry for (recorded, _), entry in zip(played.entries, played.state.entries)}
-    chosen = [("stamp",), ("turn",), ("points",), ("history",)]
-    if ctx.can_write:
-        chosen += [("tray_status",)] if ctx.who.writes_for_all else [("tray_status",), ("tray_body",)]
+    chosen = [("stamp",), ("turn",), ("points",), ("history",), ("tray",)]
     for recorded in events:
         entry = cells[recorded.id]
         chosen += [("cell", view.index[entry.side], entry.column, entry.row),

@@ -3,8 +3,7 @@ the escobas tapped while a round is played, the score sheet, and the capture fin
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field as default
 from typing import Any, Mapping
 
 from flask import Blueprint, g, render_template, request, url_for
@@ -15,8 +14,7 @@ from ...games.base import RuleError, Text
 from ...games.escoba import DECK, Card, Counts, Points, Suit
 from ..context import TableContext, table_blueprint
 from ..i18n import _, ngettext, pgettext, say, translate
-from ..security import from_script
-from ..table import fragment
+from ..writes import answer, board, field, fragment, idem, number_field
 
 bp = table_blueprint("escoba", __name__)
 finder_bp = Blueprint("finder", __name__)  # the capture finder, with no table
@@ -75,12 +73,6 @@ def escoba_game(ctx: TableContext) -> service.Played:
     return played
 
 
-def signature(played: service.Played) -> str:
-    """Changes when the round form must start again: a round in or out, a rematch, new sides."""
-    sides = "|".join(side.name for side in played.game.setup.sides) if played.game else "-"
-    return f"{played.row['number']}:{len(played.entries)}:{sides}"
-
-
 def tally(played: service.Played) -> list[int]:
     """The escobas tapped so far this round, per side in seat order."""
     if played.game is None:
@@ -102,16 +94,6 @@ def tally_payload(played: service.Played, counts: list[int]) -> Any:
     return {"escobas": {side.name: n for side, n in zip(played.state.setup.sides, counts)}}
 
 
-def tally_fields(played: service.Played, index: int, delta: int) -> str:
-    """The POST /draft fields of an escoba +/− button, as the board now stands (the script
-    recomputes them from what the phone shows, so quick taps add up)."""
-    before = tally(played)
-    counts = list(before)
-    counts[index] = min(escoba.MAX_ESCOBAS, max(0, counts[index] + delta))
-    return json.dumps({"draft": tally_payload(played, counts), "from": tally_payload(played, before)},
-                      ensure_ascii=False)
-
-
 # --- the round form ---------------------------------------------------------------------------
 
 
@@ -123,7 +105,7 @@ class RoundForm:
     false_captures: dict[str, int]
     leftover: int | None
     seven: int | None  # index of the side that took the seven of coins
-    problems: list[str] = field(default_factory=list)
+    problems: list[str] = default(default_factory=list)
 
     def event(self) -> dict:
         event: dict[str, Any] = {"type": "round",
@@ -271,18 +253,9 @@ def preview_context(ctx: TableContext, args: Mapping[str, str]) -> dict:
             problems.append(_sentence(translate(error)))
     if not problems:
         points = escoba.round_points(state, event["sides"], event.get("false_captures"))
-    confirm_url = url_for("table.correct" if correcting else "table.enter")
-    if correcting:
-        # fields left out of the form are cleared, not kept from the old round
-        fields = {"target": correcting,
-                  "event": {**event, "false_captures": event.get("false_captures"),
-                            "leftover": event.get("leftover")}}
-    else:
-        fields = {"event": event, "seen": len(played.entries)}
     last = state.setup.sides[-1].name
     return dict(form=form, problems=problems, points=points, after=after, number=number,
-                correcting=correcting, confirm_url=confirm_url, fields=fields,
-                last=last, last_counts=form.counts[last], sides=state.setup.sides)
+                correcting=correcting, last=last, last_counts=form.counts[last], sides=state.setup.sides)
 
 
 def entry_index(played: service.Played, target: Any) -> int:
@@ -292,25 +265,32 @@ def entry_index(played: service.Played, target: Any) -> int:
     return index
 
 
-@bp.get("/escoba/preview")
-def preview():
-    """The live check under the round form: a fragment with the pieces the script places."""
-    escoba_game(g.ctx)
-    return fragment(render_template("games/escoba/_preview.html", view=g.ctx.view,
-                                    **preview_context(g.ctx, request.args)))
+# --- the tray: the round's end, counted in a form the server checks as it is filled -----------
+
+FORM_FIELDS = ("seven", "leftover")  # besides c0, o0, s0, e0, f0 … per side
 
 
-@bp.get("/escoba/form")
-def round_form():
-    """The round form, fresh for the next round or filled with a round the host corrects."""
-    escoba_game(g.ctx)
-    return fragment(render_form(g.ctx, request.args.get("correct") or None))
+@dataclass(frozen=True)
+class Tray:
+    """What this phone's tray shows: the round form (open to enter the round being played, or
+    to correct one), what is typed in it and the server's check of it."""
+
+    correcting: str | None
+    values: dict[str, str]
+    check: dict | None  # preview_context: the last side's counts, problems or points; None: closed
 
 
-def render_form(ctx: TableContext, correct: Any = None) -> str:
+def form_fields(args: Mapping[str, str], sides: int) -> dict[str, str]:
+    """The form's fields as the phone sent them (short strings; the form reads them leniently)."""
+    keys = [f"{kind}{index}" for index in range(sides) for kind in FIELDS.values()] + list(FORM_FIELDS)
+    return {key: str(args.get(key, ""))[:6] for key in keys if key in args}
+
+
+def tray_view(ctx: TableContext, args: Mapping[str, str]) -> Tray | None:
     played = ctx.played
-    if played.game is None or (played.finished and not correct):
-        return ""
+    correct = str(args.get("correct") or "")[:20] or None
+    if not (args.get("round") or correct) or (played.finished and not correct) or (not correct and not ctx.writes_now):
+        return Tray(None, {}, None)
     event = None
     if correct:
         index = entry_index(played, correct)
@@ -318,11 +298,45 @@ def render_form(ctx: TableContext, correct: Any = None) -> str:
         if refusal:
             raise refusal
         event = played.entries[index][1]
-    values = form_values(played, event)
+    typed = form_fields(args, len(played.state.setup.sides))
+    values = typed if typed else form_values(played, event)
     if correct:
-        values["correct"] = str(correct)
-    return render_template("games/escoba/_form.html", ctx=ctx, table=ctx.table, played=played, view=ctx.view,
-                           values=values, limits=LIMITS, **preview_context(ctx, values))
+        values["correct"] = correct
+    return Tray(correct, values, preview_context(ctx, values))
+
+
+@bp.post("/escoba/round")
+def enter_round():
+    """The round form's counts, checked as the form showed them, entered as the round being
+    played — or, with `correct`, in place of that round (fields left out are cleared)."""
+    ctx = g.ctx
+    played = escoba_game(ctx)
+    correct = field("correct") or None
+    form = read_form(played.state, request.form)
+    if form.problems:
+        raise service.Refused(form.problems[0], 409)
+    event = form.event()
+    if correct:
+        replacement = {**event, "false_captures": event.get("false_captures"), "leftover": event.get("leftover")}
+        service.correct(ctx.db, ctx.table, ctx.who, correct, replacement, idem=idem(), board=board())
+    else:
+        service.submit(ctx.db, ctx.table, ctx.who, event, idem=idem(), board=board())
+    return answer()
+
+
+@bp.post("/escoba/escobas")
+def escobas():
+    """One escoba more (or fewer) for a side while the round is played: the table's draft,
+    shared live, which the round form starts from."""
+    ctx = g.ctx
+    played = escoba_game(ctx)
+    side, delta = number_field("side", 20), field("delta")
+    counts = tally(played)
+    if side is None or side >= len(counts) or delta not in ("1", "-1"):
+        raise service.Refused("Tap + or − beside a side's escobas.", 400)
+    counts[side] = min(escoba.MAX_ESCOBAS, max(0, counts[side] + int(delta)))
+    service.save_draft(ctx.db, ctx.table, ctx.who, tally_payload(played, counts) or None, board=board())
+    return answer()
 
 
 LIMITS = {**DECK, "escobas": escoba.MAX_ESCOBAS, "false": MAX_FALSE}  # the steppers' tops
@@ -365,6 +379,11 @@ def point_words(points: Points) -> list[str]:
 
 def signed(number: int) -> str:
     return f"+{number}" if number > 0 else f"−{-number}" if number < 0 else "0"
+
+
+def total(number: int) -> str:
+    """A score as every Escoba screen prints it: a minus sign (−), never a hyphen."""
+    return f"−{-number}" if number < 0 else str(number)
 
 
 def event_lines(state: escoba.State, event: Mapping[str, Any]) -> list[dict]:
@@ -469,7 +488,7 @@ def finder_context(token: str | None) -> dict:
 
 def render_finder(token: str | None):
     context = finder_context(token)
-    if from_script():
+    if request.htmx:
         return fragment(render_template("games/escoba/_finder.html", **context))
     return render_template("games/escoba/finder.html", **context)
 
@@ -495,11 +514,7 @@ class EscobaView:
     state: escoba.State
     sides: tuple
     tally: list[int]  # the escobas tapped so far this round, per side in seat order
-    signature: str  # changes when the round form must start again
     writes: bool  # this phone may enter the round being played
-
-    def tally_fields(self, index: int, delta: int) -> str:
-        return tally_fields(self.played, index, delta)
 
     def round_number(self, recorded: service.Recorded) -> int | None:
         return round_number(self.played, recorded)
@@ -507,10 +522,8 @@ class EscobaView:
     def event_lines(self, event: Mapping[str, Any]) -> list[dict]:
         return event_lines(self.state, event)
 
-    def form(self) -> str:
-        return render_form(self.ctx)
-
     signed = staticmethod(signed)
+    total = staticmethod(total)
     point_words = staticmethod(point_words)
 
 
@@ -518,7 +531,7 @@ def view(ctx: TableContext, played: service.Played) -> EscobaView | None:
     if played.state is None:
         return None
     current = played is ctx.played
-    return EscobaView(ctx, played, played.state, played.state.setup.sides, tally(played), signature(played),
+    return EscobaView(ctx, played, played.state, played.state.setup.sides, tally(played),
                       current and ctx.writes_now)
 
 

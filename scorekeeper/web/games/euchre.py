@@ -3,20 +3,19 @@ and a hand entry that is refused when its deal was entered already."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
 from functools import cached_property
 
-from flask import g
+from flask import g, request
 
 from ... import service
 from ...games import euchre
 from ...games.base import RuleError
 from ..context import table_blueprint
 from ..i18n import pgettext
-from ..table import after_write, idem, json_field, number_field
+from ..writes import answer, board, idem
 
 bp = table_blueprint("euchre", __name__)
 
@@ -67,10 +66,6 @@ class EuchreView:
         return max((self.played.result.get("games") or {}).values(), default=1) == 2
 
     @cached_property
-    def picker(self) -> str:
-        return picker_data(self.played)
-
-    @cached_property
     def statistics(self) -> dict[str, Any]:
         return statistics(self.played)
 
@@ -113,39 +108,98 @@ def view(ctx, played: service.Played) -> EuchreView | None:
                      tuple((player, players[player]) for player in state.setup.players), me, str(state.form))
 
 
-def picker_data(played: service.Played) -> str:
-    """What the hand picker shows for every choice, from the engine's own preview: per maker
-    the two defenders and, per lone player and tricks, the team that scores and its points,
-    and who leads. JSON for the page's script, so the picker needs no round trip."""
+# --- the tray: the hand being chosen ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A tricks button: what the hand scores with so many tricks, and for whom."""
+
+    tricks: int
+    team: int  # the team index that scores (its colour)
+    points: int
+    also: tuple[int, ...]  # every other team scoring as much (three-handed: both defenders)
+    word: str  # "march", "made" or "euchred"
+
+    @property
+    def teams(self) -> tuple[int, ...]:
+        return (self.team, *self.also)
+
+
+@dataclass(frozen=True)
+class Tray:
+    """The hand this phone is choosing: who named trump (or a redeal), who went alone, trump,
+    the makers' tricks — and what that hand makes of the game."""
+
+    redeal: bool
+    maker: str | None
+    alone: bool
+    defender: str | None
+    trump: str | None
+    tricks: int | None
+    maker_team: int | None
+    partner: str | None
+    defenders: tuple[str, ...]
+    choices: tuple[Choice, ...]
+    leader: str | None
+    next_dealer: str
+    score: tuple[int, ...] | None  # every team's score after the hand chosen
+    ends: bool
+    team_names: tuple[str, ...] = ()
+
+    @property
+    def scorers(self) -> str:
+        """The teams the chosen hand scores for (both defenders of a three-handed euchre)."""
+        return " & ".join(self.team_names[team] for team in self.chosen.teams) if self.chosen else ""
+
+    @property
+    def chosen(self) -> Choice | None:
+        return self.choices[self.tricks] if self.tricks is not None and self.tricks < len(self.choices) else None
+
+
+def _newest(values: list[str], was: str) -> str | None:
+    """Of checkboxes that allow one at a time, the one just ticked (or the one left)."""
+    ticked = [value for value in values if value != was]
+    return ticked[-1] if ticked else (was if was in values else None)
+
+
+def tray_view(ctx, args) -> Tray | None:
+    played = ctx.played
     state: euchre.State = played.state
+    if not ctx.writes_now or played.finished:
+        return None
     setup = state.setup
     index = team_index(state)
-    makers = {}
-    for maker in setup.players:
-        defenders = [p for p in setup.players if setup.side_of(p) is not setup.side_of(maker)]
-        points, leads = {}, {}
-        for alone in (False, True):
-            for defender in (None, *defenders):
-                key = f"{int(alone)}{defender or ''}"
-                row = []
-                try:
-                    for tricks in range(euchre.TRICKS + 1):
-                        # [the side that scores, its points, every other side scoring as much]:
-                        # a three-handed euchre scores both defenders
-                        scores = euchre.hand_scores(state, maker, tricks, alone, defender)
-                        teams = [index[setup.side(team).members[0]] for team in scores]
-                        row.append([teams[0], next(iter(scores.values())), *teams[1:]])
-                except RuleError:  # no lone hands in the two- and three-handed forms
-                    continue
-                points[key] = row
-                leads[key] = euchre.leader(setup, state.dealer, maker, alone, defender)
-        makers[maker] = {"team": index[maker], "partner": euchre.partner_of(setup, maker),
-                         "defenders": defenders, "points": points, "leads": leads}
-    return json.dumps({"form": str(state.form), "teams": [side.name for side in setup.sides],
-                       "score": list(state.score().values()),
-                       "target": state.rules["target"],
-                       "dealer": state.dealer, "next_dealer": euchre.left_of(setup, state.dealer),
-                       "makers": makers}, ensure_ascii=False)
+    getlist = getattr(args, "getlist", lambda key: list(args.get(key) or []))
+    next_dealer = euchre.left_of(setup, state.dealer)
+    redeal = bool(args.get("redeal")) and not args.get("reset")
+    maker = None if args.get("reset") or redeal else (args.get("lone") or args.get("maker"))
+    if maker not in setup.players:
+        return Tray(redeal, None, False, None, None, None, None, None, (), (), None, next_dealer, None, False)
+    lone = bool(args.get("lone")) or args.get("alone") == "1"
+    alone = lone and str(state.form) in euchre.PARTNERSHIPS
+    defenders = tuple(p for p in setup.players if setup.side_of(p) is not setup.side_of(maker))
+    defender = _newest(getlist("defender"), str(args.get("was_defender", "")))
+    defender = defender if defender in defenders and str(state.form) in euchre.PARTNERSHIPS else None
+    trump = _newest(getlist("trump"), str(args.get("was_trump", "")))
+    trump = trump if trump in SUITS else None
+    choices = []
+    for tricks in range(euchre.TRICKS + 1):
+        scores = euchre.hand_scores(state, maker, tricks, alone, defender)
+        teams = [index[setup.side(team).members[0]] for team in scores]
+        word = "march" if tricks == euchre.TRICKS else "made" if tricks >= 3 else "euchred"
+        choices.append(Choice(tricks, teams[0], next(iter(scores.values())), tuple(teams[1:]), word))
+    tricks = args.get("tricks")
+    tricks = int(tricks) if isinstance(tricks, str) and tricks.isdigit() and int(tricks) <= euchre.TRICKS else None
+    score, ends = None, False
+    if tricks is not None:
+        chosen = choices[tricks]
+        score = tuple(state.score()[side.name] + (chosen.points if number in chosen.teams else 0)
+                      for number, side in enumerate(setup.sides))
+        ends = any(points >= state.rules["target"] for points in score)
+    return Tray(False, maker, alone, defender, trump, tricks, index[maker], euchre.partner_of(setup, maker),
+                defenders, tuple(choices), euchre.leader(setup, state.dealer, maker, alone, defender), next_dealer,
+                score, ends, tuple(side.name for side in setup.sides))
 
 
 # --- the history ------------------------------------------------------------------------------
@@ -221,8 +275,11 @@ def hand_line(played: service.Played, recorded: service.Recorded, event: dict | 
         return HandLine(redeal=False, maker=str(event.get("maker")), tricks=event.get("tricks"))
     makers = state.setup.side_of(maker)
     team = makers if party is euchre.Party.MAKERS else next(s for s in state.setup.sides if s is not makers)
+    scored = known[0].scored if known and isinstance(known[0], euchre.Hand) else (team.name,)
+    # a three-handed euchre scores both defenders: neither one's colour
+    name, colour = (team.name, index[team.members[0]]) if len(scored) == 1 else (" & ".join(scored), None)
     return HandLine(False, maker, tricks, alone, defender, _trump(event.get("trump")), euchre.outcome(tricks).value,
-                    index[maker], team.name, index[team.members[0]], points,
+                    index[maker], name, colour, points,
                     known[0].dealer if known else None, known[1] if known else None, undone, corrected)
 
 
@@ -261,16 +318,30 @@ def statistics(played: service.Played) -> dict[str, Any]:
 
 @bp.post("/euchre/hand")
 def hand():
-    """A hand or a redeal, for the deal the phone saw: when another phone has entered that
-    deal meanwhile (or a phone resends a hand kept while offline) it is refused, not counted
-    twice. Otherwise exactly POST …/entries."""
+    """The hand the tray chose (its fields, as `tray_view` reads them) or a redeal, entered for
+    the board the phone saw: when another phone has entered that deal meanwhile (or a phone
+    resends a hand kept while offline) it is refused, not counted twice."""
     ctx = g.ctx
     if ctx.played.row["game"] != "euchre" or ctx.played.state is None:
         raise service.Refused("This table is not playing a Euchre game yet.", 409)
-    # every entry is one deal, so the deal the phone saw is the number of entries it saw;
-    # service.submit checks it inside its write transaction (a retry gets the first answer)
-    service.submit(ctx.db, ctx.table, ctx.who, json_field("event"), idem=idem(), seen=number_field("deal"))
-    return after_write()
+    refusal = service.writing_refusal(ctx.played, ctx.who)
+    if refusal:
+        raise refusal
+    chosen = tray_view(ctx, request.form)
+    if chosen is not None and chosen.redeal:
+        event = {"type": "redeal"}
+    elif chosen is None or chosen.maker is None or chosen.tricks is None:
+        raise service.Refused("Tap who named trump and the tricks the makers took.", 400)
+    else:
+        event = {"type": "hand", "maker": chosen.maker, "tricks": chosen.tricks}
+        if chosen.alone:
+            event["alone"] = True
+        if chosen.defender:
+            event["defender_alone"] = chosen.defender
+        if chosen.trump:
+            event["trump"] = chosen.trump
+    service.submit(ctx.db, ctx.table, ctx.who, event, idem=idem(), board=board())
+    return answer()
 
 
 def init_app(app) -> None:

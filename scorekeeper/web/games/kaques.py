@@ -6,15 +6,13 @@ The turn being entered throw by throw lives in the table's draft (checked by the
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from babel.numbers import parse_pattern
-from functools import cached_property
 
-from flask import g
+from flask import g, request
 from flask_babel import get_locale
 
 from ... import charts, service
@@ -23,7 +21,8 @@ from ...games.base import RuleError, Text
 from ...games.kaques import CALLED, Call, TurnState
 from ..context import table_blueprint
 from ..i18n import number
-from ..table import after_write, field, idem
+from ..dice import indexes, read_dice
+from ..writes import answer, board, field, idem, number_field
 
 bp = table_blueprint("kaques", __name__)
 
@@ -41,28 +40,6 @@ def chance(free: int) -> dict[str, str]:
     pattern.frac_prec = (1, 1)
     percent = pattern.apply(Decimal(exact.numerator) / Decimal(exact.denominator), get_locale())
     return {"percent": percent, "fraction": f"{exact.numerator}/{exact.denominator}"}
-
-
-def keep_values() -> dict[int, list[int | None]]:
-    """For the phone: what keeping `count` dice of a face scores (None: that keep is not allowed).
-    Keeps of different faces add up, so this table is all a phone needs to price a keep."""
-    values: dict[int, list[int | None]] = {}
-    for face in kaques.FACES:
-        values[face] = []
-        for count in range(kaques.DICE + 1):
-            try:
-                values[face].append(kaques.keep_score([face] * count))
-            except RuleError:
-                values[face].append(None)
-    return values
-
-
-KEEP_VALUES = json.dumps(keep_values())
-
-
-def risks() -> str:
-    """For the phone: the chance of a Kaque for every number of dice, in this request's locale."""
-    return json.dumps({free: chance(free) for free in range(1, kaques.DICE + 1)}, ensure_ascii=False)
 
 
 def draft_turn(played) -> TurnState | None:
@@ -222,23 +199,15 @@ class KaquesView:
     writes: bool  # this phone may enter the turn on turn
     throw_points: list[int]
     draft_by: str | None  # who entered the turn's throws so far
-    key: str  # "turn:throw": tells the phone's pad whether it is behind
     turn_number: int
     round: int
     risk: dict[str, str]
     banner: Banner | None
     last_id: int | None
     last_turn: kaques.Turn | None
-    undo_expect: dict | None  # what the pad shows after taking back the last throw of this turn
-    reopen_expect: dict | None  # ... and after reopening the last turn
     standings: list[Standing]
     chart: dict[str, Any] | None
     grandmere = kaques.GRANDMERE_POINTS
-    keep_values = KEEP_VALUES
-
-    @cached_property
-    def risks(self) -> str:
-        return risks()
 
     @staticmethod
     def points(event: dict) -> int:
@@ -265,24 +234,13 @@ def view(ctx, played) -> KaquesView | None:
     last_turn = state.turns[-1] if state.turns else None
     current = played is ctx.played
     current_turn = turn or TurnState()
-    undo_expect = None
-    if throws:
-        last = throws[-1]
-        undo_expect = {"key": f"{turn_number}:{len(throws) - 1}", "phase": "keep",
-                       "dice": sorted(last["dice"]), "keep": last["keep"]}
-    reopen_expect = None
-    if last_turn and last_turn.throws:
-        last = last_turn.throws[-1]
-        reopen_expect = {"key": f"{turn_number - 1}:{len(last_turn.throws) - 1}",
-                         "phase": "keep" if last.keep else "faces",
-                         "dice": sorted(last.dice) if last.keep else [], "keep": list(last.keep)}
     return KaquesView(
         played, state, on_turn, ctx.who.name if ctx.who.name in state.setup.players else None, current_turn,
         throws, current and bool(on_turn) and ctx.writes_now,
         [t.points for t in current_turn.throws], played.draft["by"] if turn and turn.throws else None,
-        f"{turn_number}:{len(throws)}", turn_number, turn_number // len(state.setup.players) + 1,
+        turn_number, turn_number // len(state.setup.players) + 1,
         chance(current_turn.free), banner, played.entries[-1][0].id if played.entries else None, last_turn,
-        undo_expect, reopen_expect, standings(played), chart(played))
+        standings(played), chart(played))
 
 
 def turn_points(event: dict) -> int:
@@ -305,32 +263,178 @@ def turn_calls(event: dict) -> list[str]:
         return []
 
 
-# --- taking back the last throw of a finished turn ----------------------------------------------
+# --- the tray: a throw tapped face by face, its keep, the turn's total ----------------------------
 
 
-@bp.post("/kaques/reopen")
-def reopen():
+@dataclass(frozen=True)
+class Tray:
+    """What this phone's tray shows of a turn it has not sent: the throw-by-throw pad (open or
+    folded), the faces tapped for this throw, the dice kept of it (by their place among the
+    throw's dice, sorted) and what that keep makes of the turn."""
+
+    open: bool
+    dice: tuple[int, ...]
+    phase: str  # "faces" (still tapping), "keep" (choosing what to keep) or "kaque" (nothing scores)
+    kept: tuple[int, ...]
+    keep_points: int | None  # what the kept dice score (None: that keep does not score)
+    after: TurnState | None  # the turn with this throw kept so, when it may be
+    next_risk: dict | None  # the chance of Le Kaque! when throwing again
+    points: str  # the total typed in the quick entry
+
+    @property
+    def keepable(self) -> tuple[bool, ...]:
+        return kaques.keepable(self.dice) if self.dice else ()
+
+
+def best_keep(dice: tuple[int, ...]) -> set[int]:
+    """Every scoring die of a throw kept (the first choice a player changes, if at all)."""
+    options = kaques.scoring_options(dice)
+    wanted, kept = list(options[0].dice) if options else [], set()
+    for index, face in enumerate(dice):
+        if face in wanted:
+            wanted.remove(face)
+            kept.add(index)
+    return kept
+
+
+def chosen_keep(dice: tuple[int, ...], kept: set[int], was: set[int] | None) -> tuple[int, ...]:
+    """The keep after a tap: a 1 or a 5 alone, the other faces three at a time (a tap on one of
+    three 2s keeps all three); `was`, the keep before the tap (None: the throw's first look)."""
+    if was is None:
+        return tuple(sorted(best_keep(dice)))
+    tapped = kept ^ was
+    if len(tapped) == 1:
+        index = tapped.pop()
+        face = dice[index]
+        step = 1 if face in kaques.SINGLE_VALUES else 3
+        same = [i for i, other in enumerate(dice) if other == face]
+        count = sum(1 for i in same if i in kept)
+        if index in kept:
+            count = min(len(same), -(-count // step) * step) if len(same) >= step else count - 1
+        else:
+            count = count // step * step
+        kept = (kept - set(same)) | set(same[:count])
+    return tuple(sorted(kept))
+
+
+def tray_view(ctx, args) -> Tray | None:
+    view = ctx.view
+    if not view.writes:
+        return None
+    free = view.turn.free
+    dice = read_dice(args.get("dice"), free)
+    if args.get("redo"):  # "Change the dice": back to tapping, the last die taken back
+        dice = dice[:-1]
+    phase, kept, keep_points, after, next_risk = "faces", (), None, None, None
+    if len(dice) == free:
+        dice = tuple(sorted(dice))
+        phase = "keep" if kaques.scores(dice) else "kaque"
+        if phase == "keep":
+            getlist = getattr(args, "getlist", lambda key: list(args.get(key) or []))
+            was = indexes(str(args.get("was", "")).split(","), free) if "was" in args else None
+            kept = chosen_keep(dice, indexes(getlist("keep"), free), was)
+            faces = [dice[i] for i in kept]
+            try:
+                keep_points = kaques.keep_score(faces) if faces else None
+                after = view.turn.throw(dice, faces) if faces else None
+            except RuleError:
+                keep_points = after = None
+            next_risk = chance(after.free) if after else None
+    opened = bool(args.get("open") or dice or view.throws)
+    points = str(args.get("points", ""))[:6]
+    return Tray(opened, dice, phase, kept, keep_points, after, next_risk, points if points.isdigit() else "")
+
+
+def _kaques_game(ctx) -> service.Played:
+    played = ctx.played
+    if played.row["game"] != kaques.name or played.state is None:
+        raise service.Refused("This table is not playing Jaques le Kaques.", 409)
+    return played
+
+
+def _points(name: str) -> int:
+    points = number_field(name, 100_000)
+    if points is None:
+        raise service.Refused("Type the turn's points: a multiple of 50, like 350.", 400)
+    return points
+
+
+@bp.post("/kaques/turn")
+def turn():
+    """A step of the turn from the tray, built here from its fields: `again` keeps the throw
+    and throws again (the table's draft), `stop` banks the turn (or enters its Kaque),
+    `back` takes the last throw back, `total` enters the turn's points in one go, `reopen`
+    takes a finished turn back without its last throw, `correct` sets a turn's points."""
+    ctx = g.ctx
+    played = _kaques_game(ctx)
+    action = field("action")
+    if action == "correct":
+        service.correct(ctx.db, ctx.table, ctx.who, field("target"), {"points": _points("points"), "throws": None},
+                        idem=idem(), board=board())
+        return answer()
+    if action == "reopen":
+        return reopen(ctx)
+    on_turn = played.state.on_turn
+    if action == "total":
+        service.submit(ctx.db, ctx.table, ctx.who, {"type": "turn", "player": on_turn, "points": _points("points")},
+                       idem=idem(), board=board())
+        return answer()
+    so_far = draft_turn(played) or TurnState()
+    throws = [t.as_event() for t in so_far.throws]
+    if action == "back":
+        if not throws:
+            raise service.Refused("There is no throw to take back.", 409)
+        payload = {"player": on_turn, "throws": throws[:-1]} if len(throws) > 1 else None
+        service.save_draft(ctx.db, ctx.table, ctx.who, payload, board=board())
+        return answer(taken_back(throws[-1]))
+    dice = tuple(sorted(read_dice(field("dice"), so_far.free)))
+    if len(dice) != so_far.free:
+        raise service.Refused(kaques.Plural("Tap the %(num)s die you see first.", "Tap the %(num)s dice you see first.",
+                                            so_far.free))
+    this = {"dice": list(dice), "keep": [dice[i] for i in sorted(indexes(request.form.getlist("keep"), len(dice)))]}
+    if action == "again":
+        service.save_draft(ctx.db, ctx.table, ctx.who, {"player": on_turn, "throws": throws + [this]}, board=board())
+    elif action == "stop":
+        service.submit(ctx.db, ctx.table, ctx.who, {"type": "turn", "player": on_turn, "throws": throws + [this]},
+                       idem=idem(), board=board())
+    else:
+        raise service.Refused("That does not work on this page.", 400)
+    return answer()
+
+
+def taken_back(throw: dict) -> dict:
+    """The tray after a throw is taken back: that throw's dice, its keep to choose again."""
+    dice, keep = sorted(throw["dice"]), list(throw["keep"])
+    kept = []
+    for index, face in enumerate(dice):
+        if face in keep:
+            keep.remove(face)
+            kept.append(str(index))
+    return {"open": "1", "dice": ",".join(map(str, dice)), "keep": kept, "was": ",".join(kept)} if throw["keep"] \
+        else {"open": "1"}
+
+
+def reopen(ctx):
     """Undo the last turn and put it back on the table without its last throw, so a mistyped
     Kaque (or a fertisch! that should have been "throw again") is one tap to fix. One
     transaction: a crash leaves either the turn as it was or the turn reopened."""
-    ctx = g.ctx
-    if ctx.played.row["game"] != kaques.name:
-        raise service.Refused("This table is not playing Jaques le Kaques.", 409)
     target = field("target")
+    event = {}
 
     def reopen_turn(change: service.Write) -> int:
         played = change.played
         index = played.index_of(target)
-        event = played.entries[index][1] if index is not None else None
+        event.update(played.entries[index][1] if index is not None else {})
         undone = change.undo(target)
-        if event and len(event.get("throws") or ()) > 1:
+        if len(event.get("throws") or ()) > 1:
             change.save_draft({"player": event["player"], "throws": event["throws"][:-1]})
         elif played.draft:
             change.save_draft(None)  # the next player's first throws no longer fit
         return undone
 
-    service.write(ctx.db, ctx.table, ctx.who, reopen_turn, idem())
-    return after_write()
+    service.write(ctx.db, ctx.table, ctx.who, reopen_turn, idem(), board())
+    throws = event.get("throws") or []
+    return answer(taken_back(throws[-1]) if throws else None)
 
 
 def init_app(app) -> None:

@@ -1,0 +1,49 @@
+// The dice pad every dice game shares (templates/_dice_pad.html). The dice tapped so far live
+// in the pad's own `dice` input, so a tray the server swaps in forgets them by construction:
+// a tapped face joins them, a thrown die taps back out, each shown at once, and the input's
+// change asks the server for the tray again (the tray's hx-trigger). The server's options name
+// the cells they fill (data-cell); those cells light up with the value, and a tap on a lit
+// cell is a tap on its option.
+(() => {
+  "use strict";
+  document.addEventListener("click", (e) => {
+    const pad = e.target.closest("[data-dice-pad]");
+    const face = e.target.closest("[data-face]");
+    const out = e.target.closest("[data-take]");
+    if (!pad || !(face || out)) return;
+    const input = pad.querySelector("input[name=dice]");
+    const dice = input.value ? input.value.split(",") : [];
+    if (face && dice.length >= Number(pad.dataset.most)) return;
+    if (face) dice.push(face.dataset.face);
+    else dice.splice(Number(out.dataset.take), 1);
+    input.value = dice.join(",");
+    pad.querySelector("[data-thrown]").replaceChildren(...dice.map((value, i) => {
+      const die = pad.querySelector(`[data-face="${value}"]`).cloneNode(true);
+      delete die.dataset.face;
+      die.dataset.take = i;
+      die.classList.add("small");
+      return die;
+    }));
+    input.dispatchEvent(new Event("change", {bubbles: true}));
+  });
+
+  // a lit cell enters what its option enters (capture: before the cell's own request)
+  document.addEventListener("click", (e) => {
+    const cell = e.target.closest("[data-lit]");
+    const option = cell && document.querySelector(`#tray [data-cell="${cell.value}"]`);
+    if (!option) return;
+    e.preventDefault();
+    e.stopPropagation();
+    option.click();
+  }, true);
+
+  function light() {
+    for (const cell of document.querySelectorAll("[data-lit]")) { delete cell.dataset.lit; cell.textContent = ""; }
+    for (const option of document.querySelectorAll("#tray [data-cell][data-value]")) {
+      const cell = document.querySelector(`button[form=tray][name=pick][value="${option.dataset.cell}"]`);
+      if (cell) { cell.dataset.lit = option.dataset.value; cell.textContent = option.dataset.value === "0" ? "✕" : option.dataset.value; }
+    }
+  }
+  document.addEventListener("htmx:after:swap", light);
+  document.addEventListener("DOMContentLoaded", light);
+})();
