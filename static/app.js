@@ -38,9 +38,19 @@
     const stamp = /<input\b[^>]*\bid="stamp"[^>]*>/.exec(text)?.[0];
     const change = Number(/\bdata-change="(\d+)"/.exec(stamp || text)?.[1] ?? NaN);
     if (Number.isNaN(change)) return;
-    if (stamp ? change <= shown() : change < shown()) { e.preventDefault(); return; }
     const base = /\bdata-base="(\d+)"/.exec(stamp || "");
-    if (base && Number(base[1]) !== shown()) { e.preventDefault(); refresh(); }
+    // a whole board answering this phone's own write wins over the live stream's of the same
+    // change (it may carry the phone's tray: a throw taken back)
+    const own = !base && e.detail.ctx.request?.method === "POST";
+    if (change < shown() || (stamp && change === shown() && !own)) { e.preventDefault(); return; }
+    if (base && Number(base[1]) !== shown()) { e.preventDefault(); refresh(); return; }
+    // a live message keeps this phone's tray, and what it tapped, while the tray's state holds
+    // (the same game and step for the same viewer: another phone joined, say)
+    const tray = $("#tray");
+    for (const task of stamp && !own && tray?.dataset.state ? e.detail.tasks : []) {
+      const next = task.fragment?.querySelector?.("#tray");
+      if (next?.dataset.state === tray.dataset.state) next.replaceWith(tray);
+    }
   });
   function refresh(since) {
     const board = $("#board");
@@ -49,8 +59,8 @@
       {source: board, swap: "none"});
   }
   // an open list of earlier entries follows the board (an entry moves a row into it)
-  document.addEventListener("htmx:after:swap", () => {
-    if ($("#history-earlier")?.open) htmx.trigger($("#history-earlier ol"), "reload");
+  document.addEventListener("htmx:after:swap", (e) => {
+    if ($("#history-earlier")?.open && /id="stamp"/.test(e.detail.ctx?.text || "")) htmx.trigger($("#history-earlier ol"), "reload");
     marks();
   });
 
@@ -91,6 +101,7 @@
   }
   function marks() {
     const items = kept();
+    for (const cell of $$(".pending[data-pending-text]")) cell.classList.remove("pending");
     for (const item of items) {
       const cell = item.cell && $(item.cell);
       if (cell) { cell.classList.add("pending"); cell.dataset.pendingText = item.text; }

@@ -9,6 +9,8 @@ service's `*_refusal` functions, which also refuse the writes).
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -78,6 +80,19 @@ class TableContext:
             return f"board:{html_lang()}"
         seat = f"{who.seat['id']}{'' if who.at_table else '?'}" if who.seat else ("removed" if who.removed else "-")
         return f"{'host' if who.is_host else 'guest'}:{seat}:{html_lang()}"
+
+    @cached_property
+    def tray_state(self) -> str:
+        """What a tray is made of besides what the phone tapped: the game as it stands (its
+        events, the step of a turn in progress), who is looking and the link. A board message
+        whose tray has the same state leaves the phone's tray, and what it tapped, as it is
+        (static/app.js): another phone joining does not wipe a throw."""
+        played = self.played
+        from .games import screen
+        reads_draft = getattr(screen(played.row["game"]), "TRAY_READS_DRAFT", True)
+        draft = json.dumps(played.draft["payload"], sort_keys=True) if played.draft and reads_draft else ""
+        made = f"{played.row['id']}|{played.row['header']}|{played.last_event_id}|{draft}|{self.kind}|{self.token}"
+        return hashlib.blake2b(made.encode(), digest_size=6).hexdigest()
 
     def require_join_link(self) -> None:
         """Pages that show the way in (QR code, join link, logs) are not on the read-only board."""

@@ -26,7 +26,11 @@ def scan_qr(page, tmp_path) -> str:
 def write(page, column, row, label):
     """The two taps: a cell of my column, then a value."""
     page.click(f"#board button.cell:visible[data-column='{column}'][data-row='{row}']")
-    page.click(f"#picker button:has-text('{label}')")
+    if label.startswith("✕"):  # crossing out asks once more
+        page.click("#tray .picker details.value summary")
+        page.click("#tray .picker details.value[open] button")
+    else:
+        page.click(f"#tray .picker button:has-text('{label}')")
 
 
 def wait_cells(page, count):
@@ -126,7 +130,8 @@ def test_two_server_processes_share_live_updates(tmp_path, browser, new_phone):
 
 
 def test_an_entry_made_offline_is_kept_and_sent_once(server, new_phone):
-    """The pub Wi-Fi drops: the phone says so, keeps the entry, and resends it (same key) later."""
+    """The pub Wi-Fi drops: the phone says so, keeps the entry (shown pending in its cell), and
+    resends it (same key) later."""
     anna = new_phone()
     open_table(anna, server)
     link = anna.url
@@ -137,12 +142,17 @@ def test_an_entry_made_offline_is_kept_and_sent_once(server, new_phone):
     ben.click("button:has-text('Ben')")
     ben.wait_for_selector(".turn")
 
-    anna.context.set_offline(True)
-    write(anna, 1, "P", "45 served")
+    anna.click("#board button.cell:visible[data-column='1'][data-row='P']")  # the picker opens ...
+    anna.wait_for_selector("#tray .picker")
+    anna.context.set_offline(True)  # ... and the Wi-Fi drops as she taps the value
+    anna.click("#tray .picker button:has-text('45 served')")
     anna.wait_for_selector("#net[data-state='offline']")
     assert "kept" in anna.inner_text("#net")
     assert anna.evaluate("JSON.parse(localStorage.getItem('scorekeeper.pending')).length") == 1
     assert ben.locator("#board td:has-text('45')").count() == 0
+    # the kept entry shows in its cell as pending, and in the list over the tray
+    anna.wait_for_selector("#board td.pending[data-pending-text='45']")
+    assert "45" in anna.inner_text("#pending")
 
     anna.context.set_offline(False)
     anna.evaluate("window.dispatchEvent(new Event('online'))")

@@ -42,33 +42,33 @@ def test_a_round_entered_from_a_phone(server, new_phone):
     take_seat(ben, link, "Ben")
 
     # two escobas for Anna, tapped on her phone as they happen, show on Ben's
-    plus = "[data-escoba-board] [data-tally-step='0'][data-delta='1']"
+    plus = "#board [data-escoba-board] .plus-one[data-side='0']"
     anna.click(plus)
+    anna.wait_for_selector("#board .tally-count[data-side='0']:text-is('1')")
     anna.click(plus)
-    ben.wait_for_selector("#board [data-tally-count='0']:text-is('2')", timeout=3000)
-    anna.wait_for_function("() => document.querySelector('#board [data-escoba-board]').dataset.tally === '[2, 0]'")
+    ben.wait_for_selector("#board .tally-count[data-side='0']:text-is('2')", timeout=3000)
     no_sideways_scroll(ben)
     shot(ben, "board")
 
-    # Ben counts Anna's pile at the end of the round
+    # Ben counts Anna's pile at the end of the round: the form opens over the board
     ben.click("[data-open-round]")
-    form = ben.locator("dialog[open] [data-escoba-form]")
+    form = ben.locator("#tray .escoba-form")
     form.wait_for()
     assert form.locator("input[name=e0]").input_value() == "2"  # the escobas tapped during the round
-    # the escobas are one count for the whole table: a tap on Anna's board reaches Ben's open form,
-    # and Ben's correction in the form reaches Anna's board
+    # once open, the form is Ben's own: Anna's tap meanwhile does not redraw it
+    ben.locator("input[name=c0]").fill("22")
     anna.click(plus)
-    ben.wait_for_function("() => document.querySelector('dialog[open] input[name=e0]').value === '3'", timeout=3000)
-    form.locator("#esc-e0 ~ [data-tally-step]").click()  # the + of the form
-    form.locator("[data-tally-step='0'][data-delta='-1']").click()
-    form.locator("[data-tally-step='0'][data-delta='-1']").click()
-    anna.wait_for_selector("#board [data-tally-count='0']:text-is('2')", timeout=3000)
+    ben.wait_for_selector("#board .tally-count[data-side='0']:text-is('3')", timeout=3000)
+    assert form.locator("input[name=c0]").input_value() == "22"
+    form.locator(".stepper:has(#esc-e0) [data-step='-1']").click()  # Ben counts two escobas in Anna's pile
+    ben.wait_for_function("() => document.querySelector('#tray input[name=e0]').value === '1'")
+    form.locator("#esc-e0 ~ [data-step='1']").click()
     assert form.locator("input[name=e0]").input_value() == "2"
-    assert "Who took the seven of coins?" in form.locator("[data-problems]").inner_text()
+    ben.wait_for_selector("#tray [data-problems] li:has-text('Who took the seven of coins?')")
     assert form.locator("[data-round-confirm]").is_disabled()
     # impossible counts are refused as they are typed
     form.locator("input[name=c0]").fill("3")
-    ben.wait_for_selector("dialog[open] [data-problems] li:has-text('only 3 cards')")
+    ben.wait_for_selector("#tray [data-problems] li:has-text('only 3 cards')")
     assert form.locator("[data-round-confirm]").is_disabled()
     form.locator("input[name=c0]").fill("20")
     for _ in range(4):  # 24 cards
@@ -77,27 +77,28 @@ def test_a_round_entered_from_a_phone(server, new_phone):
         form.locator("#esc-o0 ~ [data-step='1']").click()
     form.locator("#esc-s0 ~ [data-step='1']").click()  # 3 sevens
     form.locator("label.chip:has-text('Anna')").click()  # Anna took the seven of coins
-    ben.wait_for_selector("dialog[open] .round-points")
-    assert form.locator("[data-slot=last]").inner_text().strip() == "16 cards · 3 coins · 1 seven"
+    ben.wait_for_selector("#tray .round-points")
+    ben.wait_for_selector("#tray [data-last]:text-is('16 cards · 3 coins · 1 seven')")
     points = form.locator(".round-points").inner_text()
     assert "+6" in points and "2 escobas · most cards · most coins · 7 of coins · most sevens" in points
-    assert ben.evaluate("document.querySelector('dialog[open]').scrollWidth") <= 360
+    assert ben.evaluate("document.documentElement.scrollWidth") <= 360
     shot(ben, "form")
     form.locator("[data-round-confirm]").click()
-    ben.wait_for_selector("dialog.escoba-dialog:not([open])", state="attached")
+    ben.wait_for_selector("#tray .escoba-form", state="detached")
 
     # live on Anna's phone: her total, the score sheet, the round in the history; the tally starts again
     anna.wait_for_selector("#board .escoba-sheet", timeout=3000)
     assert anna.locator("#board .escoba-side >> nth=0").locator(".side-total").inner_text() == "6"
     assert "needs 15" in anna.inner_text("#board .escoba-side >> nth=0")
     assert "Round 1:" in anna.inner_text("#board .history")
-    assert anna.locator("#board [data-tally-count='0']").inner_text() == "0"
+    assert anna.locator("#board .tally-count[data-side='0']").inner_text() == "0"
     assert "Round 2" in anna.inner_text("#board .escoba-round-no")
     # the next form on Ben's phone starts afresh
     ben.click("[data-open-round]")
-    ben.wait_for_selector("dialog[open] h2:has-text('Round 2')")
-    assert ben.locator("dialog[open] input[name=c0]").input_value() == "20"
-    ben.click("dialog[open] [data-close-round]")
+    ben.wait_for_selector("#tray .escoba-form h2:has-text('Round 2')")
+    assert ben.locator("#tray input[name=c0]").input_value() == "20"
+    ben.click("#tray [data-close-round]")
+    ben.wait_for_selector("#tray .escoba-form", state="detached")
     no_sideways_scroll(anna)
     shot(anna, "after-round")
 
@@ -107,7 +108,7 @@ def test_the_capture_finder_from_the_table(server, new_phone):
     anna = new_phone()
     take_seat(anna, link, "Anna")
     anna.click("text=What can I take?")
-    anna.wait_for_selector("[data-finder]")
+    anna.wait_for_selector("#finder")
     # the table: 7 of oros and 3 of copas; in hand: the 5 of bastos takes both, an escoba
     anna.click(".suit-oros .fcard[aria-label='7 of oros']")
     anna.wait_for_selector(".suit-oros .fcard.on-table")

@@ -16,7 +16,11 @@ def shot(page, name):
 
 def tap_faces(page, faces):
     for face in faces:
-        page.locator(f'[data-kq-face="{face}"]').click()
+        page.locator(f'#tray [data-dice-pad] [data-face="{face}"]').click()
+
+
+def kept(page):
+    return page.locator("#tray [data-kq-pad] input[name=keep]:checked")
 
 
 def no_sideways_scroll(page):
@@ -39,18 +43,15 @@ def test_a_turn_entered_throw_by_throw_from_a_phone(server, new_phone):
     expect(pad).to_be_visible()
     expect(ben.locator("[data-kq-pad]")).to_have_count(0)
 
-    # throw 1: six faces tapped, counts on the buttons, then the keep
+    # throw 1: six faces tapped (each shows at once), then the keep: every scoring die is kept first
     tap_faces(anna, [1, 5, 2, 3, 4])
-    expect(anna.locator('[data-kq-face="1"] [data-kq-count]')).to_have_text("×1")
-    expect(anna.locator(".kq-slot")).to_have_count(1)
+    expect(anna.locator("#tray [data-thrown] [data-take]")).to_have_count(5)
     tap_faces(anna, [6])
-    dice = anna.locator("[data-kq-toggle]")
+    dice = anna.locator("#tray [data-kq-pad] input[name=keep]")
     expect(dice).to_have_count(6)
     for i, enabled in enumerate([True, False, False, False, True, False]):  # 1 2 3 4 5 6
         (expect(dice.nth(i)).to_be_enabled if enabled else expect(dice.nth(i)).to_be_disabled)()
-    expect(anna.locator("[data-kq-again]")).to_be_disabled()
-    dice.nth(0).click()
-    dice.nth(4).click()
+    expect(kept(anna)).to_have_count(2)
     expect(anna.locator("[data-kq-worth]")).to_contain_text("Keep +150 · turn 150")
     expect(anna.locator("[data-kq-risk]")).to_contain_text("Throwing 4 dice: 15.7% chance of Le Kaque! (17/108) · 150 at stake")
     expect(anna.locator("[data-kq-stop]")).to_have_text("fertisch! · 150")
@@ -61,44 +62,47 @@ def test_a_turn_entered_throw_by_throw_from_a_phone(server, new_phone):
     # every phone sees the throw and the odds of the next one
     expect(ben.locator(".kq-total")).to_contain_text("Turn so far 150")
     expect(ben.locator("[data-kq-board-risk]")).to_contain_text("Next throw: 4 dice")
-    expect(pad).to_have_attribute("data-key", "0:1")
 
-    # throw 2: one tap on a 2 keeps the three of them; the fourth cannot be kept
+    # throw 2: a tap on a 2 lets go of all three, another keeps the three again; the 3 cannot be kept
     tap_faces(anna, [2, 3, 2, 2])
     expect(dice).to_have_count(4)
     expect(dice.nth(3)).to_be_disabled()  # the 3
-    dice.nth(1).click()
-    expect(anna.locator('[data-kq-toggle][aria-pressed="true"]')).to_have_count(3)
+    expect(kept(anna)).to_have_count(3)
+    anna.locator("#tray .kq-thrown-die").nth(1).click()
+    expect(kept(anna)).to_have_count(0)
+    anna.locator("#tray .kq-thrown-die").nth(1).click()
+    expect(kept(anna)).to_have_count(3)
     expect(anna.locator("[data-kq-worth]")).to_contain_text("Keep +200 · turn 350")
     expect(anna.locator("[data-kq-worth] .kq-chip")).to_contain_text("Grandmère")
     expect(anna.locator("[data-kq-risk]")).to_contain_text("66.7%")
     anna.locator("[data-kq-again]").click()
-    expect(ben.locator("[data-kq-banner]")).to_contain_text("Grandmère")
+    expect(ben.locator(".kq-banner")).to_contain_text("Grandmère")
     shot(ben, "grandmere-on-another-phone")
 
     # undo that throw: the phone is back at choosing the keep of 2-2-2-3
     expect(anna.locator("[data-kq-undo]")).to_be_visible()
     anna.locator("[data-kq-undo]").click()
     expect(ben.locator(".kq-total")).to_contain_text("Turn so far 150")
-    expect(anna.locator('[data-kq-toggle][aria-pressed="true"]')).to_have_count(3)
+    expect(kept(anna)).to_have_count(3)
     anna.locator("[data-kq-stop]").click()
-    expect(ben.locator("[data-kq-banner]")).to_contain_text("fertisch!")
+    expect(ben.locator(".kq-banner")).to_contain_text("fertisch!")
     expect(ben.locator(".kq-now .turn")).to_contain_text("Your turn!")
 
     # the banked turn comes back without its last throw, the phone at that throw's keep
     anna.locator(".kq-last").get_by_role("button", name="Undo last throw").click()
     expect(ben.locator(".kq-total")).to_contain_text("Turn so far 150")
-    expect(anna.locator('[data-kq-toggle][aria-pressed="true"]')).to_have_count(3)
+    expect(kept(anna)).to_have_count(3)
     expect(anna.locator("[data-kq-stop]")).to_have_text("fertisch! · 350")
     anna.locator("[data-kq-stop]").click()
     expect(ben.locator(".kq-ranks li").first).to_contain_text("350")
     expect(ben.locator(".kq-now .turn")).to_contain_text("Your turn!")
     expect(ben.locator(".kq-chart polyline")).to_have_count(3)
 
-    # Ben throws nothing that scores: Le Kaque! ends his turn by itself, on every phone
+    # Ben throws nothing that scores: the pad says Le Kaque!, one tap enters it on every phone
     ben.locator(".kq-by-throw summary").click()
     tap_faces(ben, [2, 3, 4, 6, 6, 2])
-    expect(anna.locator("[data-kq-banner]")).to_contain_text("Le Kaque!")
+    ben.locator("[data-kq-stop]").click()
+    expect(anna.locator(".kq-banner")).to_contain_text("Le Kaque!")
     expect(anna.locator(".kq-now .turn")).to_contain_text("Cleo's turn")
     shot(anna, "kaque-on-another-phone")
 

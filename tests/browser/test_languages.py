@@ -80,14 +80,15 @@ def test_a_spanish_phone_plays_escoba_in_spanish(server, new_phone, words):
     assert beto.inner_text("#net") == es("Live")  # a phrase of the page's script
 
     # two escobas tapped on Ana's phone reach Beto's, then Beto counts the round in Spanish
-    plus = "[data-escoba-board] [data-tally-step='0'][data-delta='1']"
+    plus = "#board [data-escoba-board] .plus-one[data-side='0']"
     ana.click(plus)
+    ana.wait_for_selector("#board .tally-count[data-side='0']:text-is('1')")
     ana.click(plus)
-    beto.wait_for_selector("#board [data-tally-count='0']:text-is('2')", timeout=3000)
+    beto.wait_for_selector("#board .tally-count[data-side='0']:text-is('2')", timeout=3000)
     beto.click("[data-open-round]")
-    form = beto.locator("dialog[open] [data-escoba-form]")
+    form = beto.locator("#tray .escoba-form")
     form.wait_for()
-    assert es("Round %(number)s", number=1) in beto.inner_text("dialog[open]")
+    assert es("Round %(number)s", number=1) in form.inner_text()
     # the form's live check says what is missing, in Spanish
     assert es("Who took the seven of coins? Tap their name.") in form.locator("[data-problems]").inner_text()
     for _ in range(4):  # 24 cards
@@ -96,7 +97,7 @@ def test_a_spanish_phone_plays_escoba_in_spanish(server, new_phone, words):
         form.locator("#esc-o0 ~ [data-step='1']").click()
     form.locator("#esc-s0 ~ [data-step='1']").click()  # 3 sevens
     form.locator("label.chip:has-text('Ana')").click()  # Ana took the seven of coins
-    beto.wait_for_selector("dialog[open] .round-points")
+    beto.wait_for_selector("#tray .round-points")
     points = form.locator(".round-points").inner_text()
     assert "+6" in points and "escobas" in points and "most cards" not in points
     form.locator("[data-round-confirm]").click()
@@ -164,7 +165,7 @@ def test_switching_language_keeps_it_and_the_table_stays_live_in_each_language(s
 
     # Anna writes in English; Ben's board follows live, in Polish
     anna.click("#board button.cell:visible[data-column='1'][data-row='F']")
-    anna.click("#picker button:has-text('35 served')")
+    anna.click("#tray .picker button:has-text('35 served')")
     ben.wait_for_selector("#board td:has-text('35')", timeout=3000)
     assert pl("Your turn!") in ben.inner_text(".turn")
     assert "Your turn" not in ben.inner_text("#board")

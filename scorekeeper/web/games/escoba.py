@@ -17,6 +17,9 @@ from ..i18n import _, ngettext, pgettext, say, translate
 from ..writes import answer, board, field, fragment, idem, number_field
 
 bp = table_blueprint("escoba", __name__)
+# the round form starts from the escobas tapped so far, but once open it is the phone's own:
+# another phone's tap does not redraw it (web/context.py, tray_state)
+TRAY_READS_DRAFT = False
 finder_bp = Blueprint("finder", __name__)  # the capture finder, with no table
 
 # The form's fields, per side index: cards, coins (oros), sevens, escobas, false captures;
