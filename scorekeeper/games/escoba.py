@@ -251,6 +251,10 @@ class Counts:
 COUNT_NAMES = tuple(f.name for f in fields(Counts))
 
 
+LEFTOVER_ODD = Text("leftover must be 10, 25, 40 or 55, not %(leftover)s: some capture did not sum to 15 "
+                    "(record it in false_captures)").template
+
+
 def deck_problems(counts: Mapping[str, Counts], leftover: int | None = None,
                   false_capture: bool = False) -> list[Text]:
     """Every way the counts do not fit a 40-card deck, in words; empty when they fit.
@@ -297,8 +301,7 @@ def deck_problems(counts: Mapping[str, Counts], leftover: int | None = None,
                                  least=2 * side.escobas, cards=_cards_of(side.cards),
                                  short=2 * side.escobas - side.cards))
     if leftover is not None and not false_capture and leftover not in LEFTOVERS:
-        problems.append(Text("leftover must be 10, 25, 40 or 55, not %(leftover)s: some capture did not "
-                             "sum to 15 (record it in false_captures)", leftover=leftover))
+        problems.append(Text(LEFTOVER_ODD, leftover=leftover))
     return problems
 
 

@@ -37,7 +37,7 @@ def variables(ctx: TableContext, change: int, tapped: Any = None) -> dict[str, A
     played = ctx.played
     values = {"ctx": ctx, "change": change, "table": ctx.table, "who": ctx.who, "played": played,
               "view": ctx.view, "engine": played.engine, "result": played.result,
-              "tapped": tray_view(ctx, tapped or {})}
+              "tapped": tray_view(ctx, tapped or {}), "asked": tapped or {}}
     current_app.update_template_context(values)
     return values
 

@@ -161,23 +161,26 @@ def join():
     return answer()
 
 
+SEATS_OPEN = {"seats": "open"}  # the host's answer keeps the seat list open where it was tapped
+
+
 @bp.post("/seats/<int:seat_id>/free")
 def free_seat(seat_id: int):
     service.release_seat(g.ctx.db, g.ctx.table, g.ctx.who, seat_id)
-    return answer()
+    return answer(SEATS_OPEN)
 
 
 @bp.post("/seats/<int:seat_id>/remove")
 def remove_phone(seat_id: int):
     """The host frees a seat and keeps the phone that sat there out of the table."""
     service.release_seat(g.ctx.db, g.ctx.table, g.ctx.who, seat_id, remove=True)
-    return answer()
+    return answer(SEATS_OPEN)
 
 
 @bp.post("/seats/<int:seat_id>/let-in")
 def let_in(seat_id: int):
     service.let_in(g.ctx.db, g.ctx.table, g.ctx.who, seat_id, yes=field("answer") != "no")
-    return answer()
+    return answer(SEATS_OPEN)
 
 
 @bp.post("/settings")
@@ -187,7 +190,7 @@ def settings():
     approve = {"on": True, "off": False}.get(field("approve_seats"))
     table = service.set_table(ctx.db, ctx.table, ctx.who, approve_seats=approve, new_link=field("new_link") == "yes")
     if table["join_token"] == ctx.table["join_token"]:
-        return answer()
+        return answer(SEATS_OPEN)
     hub().notify(ctx.table["id"])
     moved = url_for("table.table", link="t", token=table["join_token"])
     if request.htmx:  # the host's own page goes to the new link; seated phones follow it live
@@ -208,7 +211,7 @@ def teams():
     else:
         chosen = None
     service.set_teams(ctx.db, ctx.table, ctx.who, chosen, board=board_version())
-    return answer()
+    return answer(SEATS_OPEN)
 
 
 @bp.post("/entries")

@@ -63,7 +63,9 @@ def open_table(page, server, game: str, players, **rules) -> str:
         page.fill(f"input[name=player] >> nth={i}", name)
     for key, value in rules.items():
         field = page.locator(f"[name=rule_{key}]")
-        if field.evaluate("element => element.tagName") == "SELECT":
+        if field.first.get_attribute("type") == "radio":  # a named choice: one radio each
+            page.check(f"[name=rule_{key}][value='{value}']")
+        elif field.evaluate("element => element.tagName") == "SELECT":
             field.select_option(str(value))
         else:
             field.fill(str(value))

@@ -46,8 +46,11 @@ def open_table(page, server, game, players, open_button, typed=(), **choices):
     page.goto(f"{server.url}/new/{game}")
     for i, name in enumerate(players):
         page.fill(f"input[name=player] >> nth={i}", name)
-    for key, value in choices.items():
-        page.select_option(f"[name=rule_{key}]", value)
+    for key, value in choices.items():  # a named choice is a radio of its own, the rest a select
+        if page.locator(f"[name=rule_{key}]").first.get_attribute("type") == "radio":
+            page.check(f"[name=rule_{key}][value='{value}']")
+        else:
+            page.select_option(f"[name=rule_{key}]", value)
     for key, value in typed:
         page.fill(f"[name=rule_{key}]", value)
     page.click(f"button:has-text('{open_button}')")

@@ -53,6 +53,8 @@ OTHERS_TOO_MANY = {
     "coins": Text("the others' coins add up to %(total)s, but the deck has %(deck)s — %(off)s too many"),
     "sevens": Text("the others' sevens add up to %(total)s, but the deck has %(deck)s — %(off)s too many"),
 }
+LEFTOVER_ODD = Text("Left on the table, the cards add up to 10, 25, 40 or 55, not %(leftover)s: a capture that "
+                    "did not make 15 is a false capture — count it above.").template
 FIRST_TOO_MANY = {
     "cards": Text("%(side)s's cards add up to %(total)s, but the deck has %(deck)s — %(off)s too many"),
     "coins": Text("%(side)s's coins add up to %(total)s, but the deck has %(deck)s — %(off)s too many"),
@@ -181,6 +183,9 @@ def read_form(state: escoba.State, args: Mapping[str, str]) -> RoundForm:
                     else Text(FIRST_TOO_MANY[what], side=sides[0].name, total=taken[what], deck=deck,
                               off=taken[what] - deck))
             checks = [said if getattr(p, "template", None) == escoba.TOO_MANY[what] else p for p in checks]
+    # the form's own words for a leftover that does not add up (the engine's name the log's fields)
+    checks = [Text(LEFTOVER_ODD, leftover=p.values["leftover"]) if getattr(p, "template", None) == escoba.LEFTOVER_ODD
+              else p for p in checks]
     return RoundForm(counts, false_captures, leftover, seven,
                      [translate(p) for p in problems] + [_sentence(translate(p)) for p in checks])
 
