@@ -255,16 +255,17 @@ class Write:
             raise Refused("This game is entered in one go.", 400)
         _check_writer(played, self.who, {"type": next(iter(played.engine.events))})
         self.game_changed = True
-        if payload is None:
-            self.db.execute("DELETE FROM drafts WHERE game_id = ?", [self.game["id"]])
-            return
-        try:
-            verify(played.state, payload)
-        except RuleError as error:
-            raise Refused(error.text) from None
-        self.db["drafts"].upsert({"game_id": self.game["id"], "payload": json.dumps(payload),
+        if payload is not None:
+            try:
+                verify(played.state, payload)
+            except RuleError as error:
+                raise Refused(error.text) from None
+        # a dropped draft keeps its row (no payload), so its idempotency key still answers a retry
+        self.db["drafts"].upsert({"game_id": self.game["id"],
+                                  "payload": json.dumps(payload) if payload is not None else None,
                                   "by": self.who.name or ("host" if self.who.is_host else None),
-                                  "device": self.who.device, "at": now()}, pk="game_id")
+                                  "device": self.who.device, "at": now(), "idem": self.key}, pk="game_id")
+        self.key = None
 
     # -- tables, seats and games ------------------------------------------------------------
 
@@ -302,6 +303,8 @@ def write(db: sqlite_utils.Database, table: dict | None, who: Viewer | None,
             rows = db.execute("SELECT id FROM events WHERE idem = ?", [key]).fetchall()
             if rows:
                 return rows[0][0]
+            if db.execute("SELECT 1 FROM drafts WHERE idem = ?", [key]).fetchone():
+                return None  # a step of a turn taken already (a double tap on "throw again")
         if board is not ... and table is not None:
             refusal = stale_refusal(db, table, who, board)
             if refusal:
@@ -910,7 +913,8 @@ def load(db: sqlite_utils.Database, game_row: dict, remember: bool = True) -> Pl
     `remember=False` inside a transaction that wrote events: its fold must not outlive a rollback."""
     last = db.execute("SELECT coalesce(max(id), 0) FROM events WHERE game_id = ?",
                       [game_row["id"]]).fetchone()[0]
-    drafts = db.execute("SELECT payload, by, at FROM drafts WHERE game_id = ?", [game_row["id"]]).fetchall()
+    drafts = db.execute("SELECT payload, by, at FROM drafts WHERE game_id = ? AND payload IS NOT NULL",
+                        [game_row["id"]]).fetchall()
     draft = {"payload": json.loads(drafts[0][0]), "by": drafts[0][1], "at": drafts[0][2]} if drafts else None
     cache: FoldCache = db.folds
     cached = cache.get(game_row["id"])

@@ -174,6 +174,14 @@ def m006_changes_say_who_and_what(db: sqlite_utils.Database) -> None:
     db["changes"].add_column("game", int, not_null_default=0)
 
 
+@migrations()
+def m007_drafts_keep_their_key(db: sqlite_utils.Database) -> None:
+    # a step of a turn ("throw again", "take the throw back") answers a retry with the same
+    # idempotency key once, like an entry; a dropped draft keeps its row without a payload
+    db["drafts"].add_column("idem", str)
+    db["drafts"].create_index(["idem"])
+
+
 def connect(path: str, folds: FoldCache | None = None, limits: dict[str, Any] | None = None) -> Database:
     """A connection with the durability settings every process must use; `folds`, the fold
     cache to share with the app's other connections to the same file (a new one if None);

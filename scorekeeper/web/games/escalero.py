@@ -133,32 +133,38 @@ def tray_view(ctx, args) -> Tray:
 @bp.post("/escalero/score")
 def score():
     """A cell written from the tray: with the five dice tapped (and "served") the engine makes
-    its value, or with the value picked; "served" says nothing on a picture row."""
+    its value, or with the value picked; "served" says nothing on a picture row. Built inside
+    the write, after its key and its board are checked (a retry answers as the first did)."""
     ctx = g.ctx
-    state = ctx.played.state
-    if ctx.played.row["game"] != escalero.name or state is None:
+    if ctx.played.row["game"] != escalero.name:
         raise service.Refused("There is no Escalero game waiting for a throw.", 409)
-    cell = read_cell(field("cell"), state)
-    if cell is None:
-        raise service.Refused("Tap a cell of the pad.", 400)
-    side, column, row = cell
-    event: dict[str, Any] = {"type": "score", "column": column, "row": row.value}
-    value = field("value").strip()
-    if value:
-        if not value.isdigit() or len(value) > 4:
-            raise service.Refused("Tap one of the values.", 400)
-        event["value"] = int(value)
-    dice = read_dice(field("dice"), 5)
-    if len(dice) == 5:
-        event["dice"] = list(dice)
-        if not row.is_picture:
-            event["served"] = field("served") == "1"
-    elif "value" not in event:
-        raise service.Refused("Tap five dice first.", 400)
-    on_turn = ctx.view.writable_side
-    if on_turn and state.setup.sides[side].name != on_turn:  # the host's tap on another side's cell
-        raise service.Refused("It is %(name)s's turn: write in their column.", 409, name=on_turn)
-    service.submit(ctx.db, ctx.table, ctx.who, event, idem=idem(), board=board())
+    cell_field, value, dice, served = field("cell"), field("value").strip(), read_dice(field("dice"), 5), field("served")
+
+    def write_cell(change: service.Write) -> int:
+        state = change.played.state
+        if state is None:
+            raise service.Refused("There is no Escalero game waiting for a throw.", 409)
+        cell = read_cell(cell_field, state)
+        if cell is None:
+            raise service.Refused("Tap a cell of the pad.", 400)
+        side, column, row = cell
+        event: dict[str, Any] = {"type": "score", "column": column, "row": row.value}
+        if value:
+            if not value.isdigit() or len(value) > 4:
+                raise service.Refused("Tap one of the values.", 400)
+            event["value"] = int(value)
+        if len(dice) == 5:
+            event["dice"] = list(dice)
+            if not row.is_picture:
+                event["served"] = served == "1"
+        elif "value" not in event:
+            raise service.Refused("Tap five dice first.", 400)
+        on_turn = state.side_on_turn
+        if state.setup.sides[side].name != on_turn:  # a cell of another side than the one on turn
+            raise service.Refused("It is %(name)s's turn: write in their column.", 409, name=on_turn)
+        return change.submit(event)
+
+    service.write(ctx.db, ctx.table, ctx.who, write_cell, idem(), board())
     return answer()
 
 
@@ -224,15 +230,28 @@ def view(ctx, played=None) -> EscaleroView | None:
 
 
 def touched(ctx, played, events) -> list[tuple]:
-    """The parts of the board a run of entries changed (web/board.py): their cells and
-    column sums, the points, the turn line and the tray, swapped whole."""
+    """The parts of the board a run of entries changed (web/board.py): their cells, the column
+    sums and the points where they moved, the history and the tray, swapped whole. Performance
+    (bench/): what an entry left as it was is not sent again."""
     view = ctx.view
-    cells = {recorded.id: entry for (recorded, _), entry in zip(played.entries, played.state.entries)}
-    chosen = [("stamp",), ("turn",), ("points",), ("history",), ("tray",)]
-    for recorded in events:
-        entry = cells[recorded.id]
-        chosen += [("cell", view.index[entry.side], entry.column, entry.row),
-                   ("sum", view.index[entry.side], entry.column)]
+    state = played.state
+    cells = {recorded.id: entry for (recorded, _), entry in zip(played.entries, state.entries)}
+    written = [cells[recorded.id] for recorded in events]
+    # the tray had the dice pad before these entries: the host's and a scribe's always, a
+    # player's when the first of them was its own turn (its faces need not come again)
+    had_pad = ctx.can_write and (ctx.who.writes_for_all or written[0].side == view.my_side)
+    chosen = [("stamp",), ("history",), ("tray", had_pad)]
+    if not ctx.can_write:  # a phone that writes has the turn line in its tray
+        chosen.append(("turn",))
+    sums = {side.name: list(state.column_sums(side.name)) for side in state.setup.sides}
+    before = {side: list(columns) for side, columns in sums.items()}
+    for entry in written:
+        before[entry.side][entry.column - 1] -= entry.value
+        chosen.append(("cell", view.index[entry.side], entry.column, entry.row))
+        if entry.value:
+            chosen.append(("sum", view.index[entry.side], entry.column))
+    if escalero.points_of(before, state.rules) != escalero.points_of(sums, state.rules):
+        chosen.insert(1, ("points",))
     return chosen
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field as default
 from typing import Any, Mapping
 
-from flask import Blueprint, g, render_template, request, url_for
+from flask import Blueprint, Response, g, render_template, request, url_for
 
 from ... import service
 from ...games import escoba
@@ -20,6 +20,7 @@ bp = table_blueprint("escoba", __name__)
 # the round form starts from the escobas tapped so far, but once open it is the phone's own:
 # another phone's tap does not redraw it (web/context.py, tray_state)
 TRAY_READS_DRAFT = False
+TRAY_SWAP = "outerMorph"  # the form is typed in while the server checks it (web/board.py, tray)
 finder_bp = Blueprint("finder", __name__)  # the capture finder, with no table
 
 # The form's fields, per side index: cards, coins (oros), sevens, escobas, false captures;
@@ -316,19 +317,23 @@ def tray_view(ctx: TableContext, args: Mapping[str, str]) -> Tray | None:
 @bp.post("/escoba/round")
 def enter_round():
     """The round form's counts, checked as the form showed them, entered as the round being
-    played — or, with `correct`, in place of that round (fields left out are cleared)."""
+    played — or, with `correct`, in place of that round (fields left out are cleared). Built
+    inside the write, after its key and its board are checked."""
     ctx = g.ctx
-    played = escoba_game(ctx)
+    escoba_game(ctx)
     correct = field("correct") or None
-    form = read_form(played.state, request.form)
-    if form.problems:
-        raise service.Refused(form.problems[0], 409)
-    event = form.event()
-    if correct:
-        replacement = {**event, "false_captures": event.get("false_captures"), "leftover": event.get("leftover")}
-        service.correct(ctx.db, ctx.table, ctx.who, correct, replacement, idem=idem(), board=board())
-    else:
-        service.submit(ctx.db, ctx.table, ctx.who, event, idem=idem(), board=board())
+
+    def enter(change: service.Write) -> int:
+        form = read_form(change.played.state, request.form)
+        if form.problems:
+            raise service.Refused(form.problems[0], 409)
+        event = form.event()
+        if correct:
+            return change.correct(correct, {**event, "false_captures": event.get("false_captures"),
+                                            "leftover": event.get("leftover")})
+        return change.submit(event)
+
+    service.write(ctx.db, ctx.table, ctx.who, enter, idem(), board())
     return answer()
 
 
@@ -498,7 +503,9 @@ def render_finder(token: str | None):
     context = finder_context(token)
     if request.htmx:
         return fragment(render_template("games/escoba/_finder.html", **context))
-    return render_template("games/escoba/finder.html", **context)
+    response = Response(render_template("games/escoba/finder.html", **context))
+    response.vary.add("HX-Request")  # one URL, two answers
+    return response
 
 
 @finder_bp.get("/escoba/finder")

@@ -318,21 +318,25 @@ def statistics(played: service.Played) -> dict[str, Any]:
 
 @bp.post("/euchre/hand")
 def hand():
-    """The hand the tray chose (its fields, as `tray_view` reads them) or a redeal, entered for
-    the board the phone saw: when another phone has entered that deal meanwhile (or a phone
-    resends a hand kept while offline) it is refused, not counted twice."""
+    """The hand the tray chose (its fields, as `tray_view` reads them) or a redeal, built inside
+    the write, after its key and its board are checked: a hand another phone entered first is
+    refused as such, a retry answers as the first did."""
     ctx = g.ctx
-    if ctx.played.row["game"] != "euchre" or ctx.played.state is None:
+    if ctx.played.row["game"] != "euchre":
         raise service.Refused("This table is not playing a Euchre game yet.", 409)
-    refusal = service.writing_refusal(ctx.played, ctx.who)
-    if refusal:
-        raise refusal
-    chosen = tray_view(ctx, request.form)
-    if chosen is not None and chosen.redeal:
-        event = {"type": "redeal"}
-    elif chosen is None or chosen.maker is None or chosen.tricks is None:
-        raise service.Refused("Tap who named trump and the tricks the makers took.", 400)
-    else:
+
+    def enter_hand(change: service.Write) -> int:
+        now = ctx.again(change.db)
+        if now.played.state is None:
+            raise service.Refused("This table is not playing a Euchre game yet.", 409)
+        refusal = service.writing_refusal(now.played, ctx.who)
+        if refusal:
+            raise refusal
+        chosen = tray_view(now, request.form)
+        if chosen is not None and chosen.redeal:
+            return change.submit({"type": "redeal"})
+        if chosen is None or chosen.maker is None or chosen.tricks is None:
+            raise service.Refused("Tap who named trump and the tricks the makers took.", 400)
         event = {"type": "hand", "maker": chosen.maker, "tricks": chosen.tricks}
         if chosen.alone:
             event["alone"] = True
@@ -340,7 +344,9 @@ def hand():
             event["defender_alone"] = chosen.defender
         if chosen.trump:
             event["trump"] = chosen.trump
-    service.submit(ctx.db, ctx.table, ctx.who, event, idem=idem(), board=board())
+        return change.submit(event)
+
+    service.write(ctx.db, ctx.table, ctx.who, enter_hand, idem(), board())
     return answer()
 
 

@@ -361,49 +361,54 @@ def _points(name: str) -> int:
 
 @bp.post("/kaques/turn")
 def turn():
-    """A step of the turn from the tray, built here from its fields: `again` keeps the throw
-    and throws again (the table's draft), `stop` banks the turn (or enters its Kaque),
-    `back` takes the last throw back, `total` enters the turn's points in one go, `reopen`
-    takes a finished turn back without its last throw, `correct` sets a turn's points."""
+    """A step of the turn from the tray, built from its fields inside the write (after its key
+    and its board are checked: a retry answers as the first did): `again` keeps the throw and
+    throws again (the table's draft), `stop` banks the turn (or enters its Kaque), `back` takes
+    the last throw back, `total` enters the turn's points in one go, `reopen` takes a finished
+    turn back without its last throw, `correct` sets a turn's points."""
     ctx = g.ctx
-    played = _kaques_game(ctx)
-    action = field("action")
-    if action == "correct":
-        service.correct(ctx.db, ctx.table, ctx.who, field("target"), {"points": _points("points"), "throws": None},
-                        idem=idem(), board=board())
-        return answer()
-    if action == "reopen":
-        return reopen(ctx)
-    on_turn = played.state.on_turn
-    if action == "total":
-        service.submit(ctx.db, ctx.table, ctx.who, {"type": "turn", "player": on_turn, "points": _points("points")},
-                       idem=idem(), board=board())
-        return answer()
-    so_far = draft_turn(played) or TurnState()
-    throws = [t.as_event() for t in so_far.throws]
-    if action == "back":
-        if not throws:
-            raise service.Refused("There is no throw to take back.", 409)
-        payload = {"player": on_turn, "throws": throws[:-1]} if len(throws) > 1 else None
-        service.save_draft(ctx.db, ctx.table, ctx.who, payload, board=board())
-        return answer(taken_back(throws[-1]))
-    dice = tuple(sorted(read_dice(field("dice"), so_far.free)))
-    if len(dice) != so_far.free:
-        raise service.Refused(kaques.Plural("Tap the %(num)s die you see first.", "Tap the %(num)s dice you see first.",
-                                            so_far.free))
-    this = {"dice": list(dice), "keep": [dice[i] for i in sorted(indexes(request.form.getlist("keep"), len(dice)))]}
-    if action == "again":
-        service.save_draft(ctx.db, ctx.table, ctx.who, {"player": on_turn, "throws": throws + [this]}, board=board())
-    elif action == "stop":
-        service.submit(ctx.db, ctx.table, ctx.who, {"type": "turn", "player": on_turn, "throws": throws + [this]},
-                       idem=idem(), board=board())
-    else:
+    _kaques_game(ctx)
+    action, target = field("action"), field("target")
+    points = _points("points") if action in ("total", "correct") else None
+    dice, keep = read_dice(field("dice"), 12), request.form.getlist("keep")
+    back: dict = {}  # the throw a step takes back: the answer's tray shows it to keep again
+
+    def step(change: service.Write) -> Any:
+        played = change.played
+        if played.state is None:
+            raise service.Refused("This table is not playing Jaques le Kaques.", 409)
+        on_turn = played.state.on_turn
+        if action == "correct":
+            return change.correct(target, {"points": points, "throws": None})
+        if action == "reopen":
+            return reopen(change, target, back)
+        if action == "total":
+            return change.submit({"type": "turn", "player": on_turn, "points": points})
+        so_far = draft_turn(played) or TurnState()
+        throws = [t.as_event() for t in so_far.throws]
+        if action == "back":
+            if not throws:
+                raise service.Refused("There is no throw to take back.", 409)
+            back.update(throws[-1])
+            return change.save_draft({"player": on_turn, "throws": throws[:-1]} if len(throws) > 1 else None)
+        if len(dice) != so_far.free:
+            raise service.Refused(kaques.Plural("Tap the %(num)s die you see first.",
+                                                "Tap the %(num)s dice you see first.", so_far.free))
+        thrown = sorted(dice)
+        this = {"dice": thrown, "keep": [thrown[i] for i in sorted(indexes(keep, len(thrown)))]}
+        if action == "again":
+            return change.save_draft({"player": on_turn, "throws": throws + [this]})
+        if action == "stop":
+            return change.submit({"type": "turn", "player": on_turn, "throws": throws + [this]})
         raise service.Refused("That does not work on this page.", 400)
-    return answer()
+
+    service.write(ctx.db, ctx.table, ctx.who, step, idem(), board())
+    return answer(taken_back(back) if back else None)
 
 
 def taken_back(throw: dict) -> dict:
-    """The tray after a throw is taken back: that throw's dice, its keep to choose again."""
+    """The tray after a throw is taken back: that throw's dice, its keep to choose again (a
+    Kaque's: the pad open on that throw's faces)."""
     dice, keep = sorted(throw["dice"]), list(throw["keep"])
     kept = []
     for index, face in enumerate(dice):
@@ -414,27 +419,22 @@ def taken_back(throw: dict) -> dict:
         else {"open": "1"}
 
 
-def reopen(ctx):
+def reopen(change: service.Write, target: str, back: dict) -> int:
     """Undo the last turn and put it back on the table without its last throw, so a mistyped
     Kaque (or a fertisch! that should have been "throw again") is one tap to fix. One
     transaction: a crash leaves either the turn as it was or the turn reopened."""
-    target = field("target")
-    event = {}
-
-    def reopen_turn(change: service.Write) -> int:
-        played = change.played
-        index = played.index_of(target)
-        event.update(played.entries[index][1] if index is not None else {})
-        undone = change.undo(target)
-        if len(event.get("throws") or ()) > 1:
-            change.save_draft({"player": event["player"], "throws": event["throws"][:-1]})
-        elif played.draft:
-            change.save_draft(None)  # the next player's first throws no longer fit
-        return undone
-
-    service.write(ctx.db, ctx.table, ctx.who, reopen_turn, idem(), board())
+    played = change.played
+    index = played.index_of(target)
+    event = played.entries[index][1] if index is not None else {}
+    undone = change.undo(target)
     throws = event.get("throws") or []
-    return answer(taken_back(throws[-1]) if throws else None)
+    if len(throws) > 1:
+        change.save_draft({"player": event["player"], "throws": throws[:-1]})
+    elif played.draft:
+        change.save_draft(None)  # the next player's first throws no longer fit
+    if throws:
+        back.update(throws[-1])
+    return undone
 
 
 def init_app(app) -> None:
