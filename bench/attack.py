@@ -41,7 +41,7 @@ import time
 from collections import Counter
 from urllib.parse import urlencode
 
-from .common import (ROOT, Connection, CpuMeter, Instance, Server, Turns, escalero_plan, form, raise_open_files,
+from .common import (ROOT, board_change, Connection, CpuMeter, Instance, Server, Turns, escalero_plan, form, raise_open_files,
                      summary)
 
 ATTACKERS = ["127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"]  # the victim's phones are 127.0.1.x
@@ -65,7 +65,8 @@ async def victim(port: int, tables, phones: dict, plans: dict, position: dict, r
                  warmup: float = 1.0) -> dict:
     """Entries at `rate` per second over the victim tables for warmup + seconds, each from the
     phone of the player on turn; a rematch from a seated phone when a pad is full. `position`:
-    each table's entries so far, kept from one phase to the next."""
+    each table's entries so far, and (under "change:<token>") the change its board shows, which
+    the next entry names as the page does; kept from one phase to the next."""
     sources = {device: f"127.0.{1 + n // 250}.{1 + n % 250}" for n, device in enumerate(phones)}  # an address each
     connections: dict[str, From] = {}
     turns = Turns(tables)
@@ -90,12 +91,12 @@ async def victim(port: int, tables, phones: dict, plans: dict, position: dict, r
         try:
             if at >= len(plan):
                 device = table.phones[0]
-                kind, path, body = "rematch", f"/t/{table.token}/rematch", form({})
+                kind, path, body = "rematch", f"/t/{table.token}/rematch", form({"change": position.get(f"change:{table.token}", "0")})
             else:
                 event = plan[at]
                 device = table.phones[table.players.index(event["player"])]
                 kind, path, body = "entry", f"/t/{table.token}/entries", form(
-                    {"event": event, "seen": str(at), "idem": secrets.token_urlsafe(9)})
+                    {"event": event, "change": position.get(f"change:{table.token}", "0"), "idem": secrets.token_urlsafe(9)})
             phone = phones[device]
             headers = {"Cookie": phone["cookie"], "X-CSRF-Token": phone["csrf"], "HX-Request": "true",
                        "Content-Type": "application/x-www-form-urlencoded"}
@@ -104,6 +105,7 @@ async def victim(port: int, tables, phones: dict, plans: dict, position: dict, r
                 errors.append(error or f"{kind} {reply.status}: {reply.text()[:120]}")
                 return
             position[table.token] = 0 if kind == "rematch" else at + 1
+            position[f"change:{table.token}"] = board_change(reply.text())
             if measured and kind == "entry":
                 samples.append((reply.server_ms, reply.client_ms, reply.headers.get("x-worker"),
                                 round((reply.started / 1e9) - start, 3)))
@@ -269,7 +271,7 @@ async def attack(spec: dict) -> dict:
 
     def nested_maker():
         deep = "[" * 999 + "]" * 999
-        body = form({"event": deep, "seen": "0"})
+        body = form({"event": deep, "change": "0"})
         target = f"/t/{spec['victim']}/entries"
         return lambda: ("POST", target, {**headers_of(instance.device()), "HX-Request": "true"}, body)
 

@@ -346,6 +346,12 @@ def form(fields: dict) -> bytes:
     return urlencode({k: v if isinstance(v, str) else json.dumps(v) for k, v in fields.items()}).encode()
 
 
+def board_change(html: str) -> str:
+    """The change a board (or its parts) brings a phone to: the next write's `change`."""
+    found = re.search(r'id="stamp"[^>]*data-change="(\d+)"', html)
+    return found.group(1) if found else ""
+
+
 def post_headers(phone: dict, gzip_ok: bool = True) -> dict:
     headers = {"Cookie": phone["cookie"], "X-CSRF-Token": phone["csrf"], "HX-Request": "true",
                "Content-Type": "application/x-www-form-urlencoded"}

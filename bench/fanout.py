@@ -48,7 +48,7 @@ class App(Target):
         self.instance, self.tables, self.phones = instance, tables, phones
         self.plans = {size: escalero_plan([f"P{j + 1}" for j in range(size)]) for size in SIZES}
         self.position = [0] * len(tables)
-        self.shown = [""] * len(tables)  # the change each table's board shows, sent as the page sends it
+        self.shown = ["0"] * len(tables)  # the change each table's board shows, sent as the page sends it
 
     def live_path(self, table: int, phone: int):
         device = self.tables[table].phones[phone]
@@ -58,13 +58,13 @@ class App(Target):
         seeded = self.tables[table]
         plan = self.plans[len(seeded.players)]
         at = self.position[table] % len(plan)
-        return (f"/t/{seeded.token}/entries", post_headers(self.instance.host),  # seen: as app.js sends it
-                form({"event": plan[at], "seen": str(at), "change": self.shown[table],
+        return (f"/t/{seeded.token}/entries", post_headers(self.instance.host),  # change: as the page sends it
+                form({"event": plan[at], "change": self.shown[table],
                       "idem": f"{table}-{time.monotonic_ns()}"}))
 
     def entered(self, table: int, change: int | None = None) -> None:
         self.position[table] += 1
-        self.shown[table] = str(change or "")
+        self.shown[table] = str(change or self.shown[table])
 
 
 class Bare(Target):

@@ -16,7 +16,7 @@ import re
 import shutil
 import time
 
-from .common import (Connection, CpuMeter, Instance, Server, Turns, escalero_plan, form, post_headers,
+from .common import (board_change, Connection, CpuMeter, Instance, Server, Turns, escalero_plan, form, post_headers,
                      summary)
 
 
@@ -65,12 +65,6 @@ async def timed(pool: Pool, method: str, path: str, headers: dict, body: bytes =
     return reply, None
 
 
-def board_change(html: str) -> str:
-    """The change a board (or its parts) brings a phone to: the next entry's `change`."""
-    found = re.search(r'id="stamp"[^>]*data-change="(\d+)"', html)
-    return found.group(1) if found else ""
-
-
 async def drive(port: int, host: dict, tables, plans, rate: float, seconds: float,
                 warmup: float = 1.0) -> dict:
     """Entries and hellos at `rate` each per second for warmup + seconds; returns samples."""
@@ -88,10 +82,10 @@ async def drive(port: int, host: dict, tables, plans, rate: float, seconds: floa
         at = position[table.token]
         try:
             if at >= len(plan):
-                kind, path, body = "rematch", f"/t/{table.token}/rematch", form({})
+                kind, path, body = "rematch", f"/t/{table.token}/rematch", form({"change": shown.get(table.token, "0")})
             else:
                 kind, path, body = "entry", f"/t/{table.token}/entries", form(
-                    {"event": plan[at], "seen": str(at), "change": shown.get(table.token, ""),
+                    {"event": plan[at], "change": shown.get(table.token, "0"),
                      "idem": f"{table.token}-{time.monotonic_ns()}"})
             reply, error = await timed(entries, "POST", path, post_headers(host), body)
             if reply is None or reply.status >= 300:

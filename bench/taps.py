@@ -91,10 +91,10 @@ def escalero(server, new_phone, counter) -> dict:
     link = new_table(new_phone(), server, "escalero", ("Anna", "Ben", "Cleo"))
     anna = new_phone()
     seat(anna, link, "Anna")
-    anna.wait_for_selector("[data-tray]")
+    anna.wait_for_selector("#tray")
     counter.active = True
     throw(anna, [6, 6, 6, 2, 2])  # the test's helper: five dice in the tray ...
-    anna.click("[data-tray] .option[data-row='F']")  # ... and the cell they go to
+    anna.click("#tray .option[data-row='F']")  # ... and the cell they go to
     counter.active = False
     wait_entries(anna, 1)
     return {"entry": "a dice turn (five dice, the cell)", "decisions": 6,
@@ -140,7 +140,7 @@ def escoba(server, new_phone, counter) -> dict:
     ben.wait_for_selector("[data-escoba-board]")
     counter.active = True
     ben.click("[data-open-round]")  # the round as the test enters it, without its detours
-    form = ben.locator("dialog[open] [data-escoba-form]")
+    form = ben.locator("#tray .escoba-form")
     form.wait_for()
     form.locator("input[name=c0]").fill("20")
     for _ in range(4):  # 24 cards
@@ -149,7 +149,7 @@ def escoba(server, new_phone, counter) -> dict:
         form.locator("#esc-o0 ~ [data-step='1']").click()
     form.locator("#esc-s0 ~ [data-step='1']").click()  # 3 sevens
     form.locator("label.chip:has-text('Anna')").click()  # the seven of coins
-    ben.wait_for_selector("dialog[open] .round-points")
+    ben.wait_for_selector("#tray .round-points")
     form.locator("[data-round-confirm]").click()
     counter.active = False
     ben.wait_for_selector("#board .escoba-sheet", timeout=5000)

@@ -84,15 +84,15 @@ async def stream_opening(port: int, path: str, phone: dict, wait: float = 0.5) -
 
 async def entries(port: int, token: str, host: dict, plan: list, count: int, updates: "Stream | None" = None,
                   start: int = 0) -> list:
-    """The host's entries as the page posts them (with the entries and the change its board
+    """The host's entries as the page posts them (with the change its board
     shows); with `updates`, also what each one costs a seated phone's live stream."""
     connection = await Connection(port).open()
     board = await connection.request("GET", f"/t/{token}/board", post_headers(host))
     change = stamp(board.text())
     out = []
-    for seen, event in enumerate(plan[start:start + count], start):
+    for event in plan[start:start + count]:
         reply = await connection.request("POST", f"/t/{token}/entries", post_headers(host),
-                                         form({"event": event, "seen": str(seen), "change": change}))
+                                         form({"event": event, "change": change}))
         assert reply.status == 200, reply.text()[:200]
         change = stamp(reply.text())
         made = {"wire": reply.wire, "body": len(reply.body), "encoding": reply.headers.get("content-encoding"),
@@ -213,7 +213,9 @@ async def mid_game_entries(port: int, token: str, host: dict, phone: dict, plan:
 
 
 async def _post(port: int, path: str, host: dict) -> None:
+    """A write with no fields of its own (a rematch), naming the change its board shows."""
     connection = await Connection(port).open()
-    reply = await connection.request("POST", path, post_headers(host), form({}))
+    board = await connection.request("GET", path.rsplit("/", 1)[0] + "/board", post_headers(host))
+    reply = await connection.request("POST", path, post_headers(host), form({"change": stamp(board.text())}))
     assert reply.status == 200, reply.text()[:200]
     connection.close()

@@ -80,6 +80,8 @@
     keep([...kept(), ctx.kept]);
   });
   document.addEventListener("htmx:after:request", (e) => {
+    // a write the server took: a refusal shown before has had its say
+    if (e.detail.ctx.request.method === "POST" && e.detail.ctx.response?.status < 300) $("#message")?.replaceChildren();
     const item = e.detail.ctx.kept;
     if (item) keep(kept().filter((i) => i.idem !== item.idem));
     if (live) net("live");

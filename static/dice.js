@@ -7,7 +7,7 @@
 (() => {
   "use strict";
   document.addEventListener("click", (e) => {
-    const pad = e.target.closest("[data-dice-pad]");
+    const pad = e.target.closest(".dice-pad");
     const face = e.target.closest("[data-face]");
     const out = e.target.closest("[data-take]");
     if (!pad || !(face || out)) return;
@@ -17,7 +17,7 @@
     if (face) dice.push(face.dataset.face);
     else dice.splice(Number(out.dataset.take), 1);
     input.value = dice.join(",");
-    pad.querySelector("[data-thrown]").replaceChildren(...dice.map((value, i) => {
+    pad.querySelector(".thrown").replaceChildren(...dice.map((value, i) => {
       const die = pad.querySelector(`[data-face="${value}"]`).cloneNode(true);
       delete die.dataset.face;
       die.dataset.take = i;

@@ -403,10 +403,18 @@ def column_points(sums: Mapping[str, int], column_value: int) -> dict[str, Fract
 
 def game_points(state: State) -> dict[str, Fraction]:
     """Net points per side for the sums on the pad now (provisional until finished)."""
-    sides = [side.name for side in state.setup.sides]
-    sums = {side: state.column_sums(side) for side in sides}
+    return points_of({side.name: state.column_sums(side.name) for side in state.setup.sides}, state.rules)
+
+
+def points_of(sums: Mapping[str, list[int]], rules: Mapping[str, Any]) -> dict[str, Fraction]:
+    """Net points per side for these column sums (per side, one per column).
+
+    >>> points_of({"A": [10], "B": [4]}, {"columns": 1, "sweep_bonus": 2})
+    {'A': Fraction(6, 1), 'B': Fraction(-6, 1)}
+    """
+    sides = list(sums)
     points = {side: Fraction(0) for side in sides}
-    if state.rules["columns"] == 1:
+    if rules["columns"] == 1:
         # every side receives from every other side the difference when it is ahead
         for side in sides:
             points[side] = Fraction(sum(sums[side][0] - sums[other][0] for other in sides))
@@ -420,7 +428,7 @@ def game_points(state: State) -> dict[str, Fraction]:
         winners = [side for side in sides if column[side] == top]
         if len(winners) == 1:
             sole_wins[winners[0]] += 1
-    bonus = state.rules["sweep_bonus"]
+    bonus = rules["sweep_bonus"]
     for sweeper, wins in sole_wins.items():
         if wins == len(COLUMN_VALUES):
             for side in sides:

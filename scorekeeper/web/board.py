@@ -67,7 +67,10 @@ def inner(ctx: TableContext, change: int) -> str:
 def tray(ctx: TableContext, change: int, tapped: Any) -> str:
     """This phone's tray alone, with what it tapped (GET …/tray)."""
     values = variables(ctx, change, tapped)
-    return SPACE.sub(" ", str(current_app.jinja_env.get_template(GENERIC).make_module(values).tray()).strip())
+    html = SPACE.sub(" ", str(current_app.jinja_env.get_template(GENERIC).make_module(values).tray()).strip())
+    # a partial, aimed at the tray by its id (the form that asked may be redrawn meanwhile); a
+    # game whose tray holds fields being typed in morphs it, keeping the caret where it is
+    return partial(html, "tray", getattr(screen(ctx.played.row["game"]), "TRAY_SWAP", None))
 
 
 def parts(ctx: TableContext, base: int, change: int, tapped: Any = None) -> str | None:
@@ -118,9 +121,8 @@ def render(ctx: TableContext, change: int, chosen: Iterable[Part], base: int, ev
 
 def history(ctx: TableContext, parts, events: list) -> list[str]:
     """The history's newest rows after `events` (entries that end it): their rows on top, the
-    row that was newest without its Undo, the rows that fall off gone, the earlier rows' count. A
-    row never changes otherwise while only entries follow it (an undo or a correction sends
-    the whole board)."""
+    rows that fall off gone, the earlier rows' list when it was empty. A row never changes while only entries
+    follow it (an undo or a correction sends the whole board)."""
     played, shown = ctx.played, ctx.recent_rows
     first = min(recorded.id for recorded in events)
     before = [recorded for recorded in reversed(played.history) if recorded.id < first][:shown]
@@ -130,14 +132,10 @@ def history(ctx: TableContext, parts, events: list) -> list[str]:
     kept = {recorded.id for recorded in before}
     out = [partial(str(parts.history_row(recorded)).strip(), "history-rows", "afterbegin")
            for recorded in reversed(after) if recorded.id not in kept]
-    # the row that was newest loses its Undo (only the last entry is undone), where this phone
-    # had one: its writer's or the host's — who may correct it now
-    if before[0] in after and before[0].kind == "entry" and ctx.may_correct(before[0]):
-        out.append(partial("", f"undo-{before[0].id}", "delete"))
     out += [partial("", f"h{recorded.id}", "delete") for recorded in before if recorded not in after]
-    # the earlier rows' count; the list itself when it was empty (hidden) before
-    earlier = str(parts.history_count() if len(played.history) - len(events) > shown else parts.history_earlier())
-    out.append(swap(earlier.strip()))
+    # the earlier rows, when there were none before (its list was hidden)
+    if len(played.history) - len(events) <= shown < len(played.history):
+        out.append(swap(str(parts.history_earlier()).strip()))
     return out
 
 

@@ -92,7 +92,7 @@ class TableContext:
         reads_draft = getattr(screen(played.row["game"]), "TRAY_READS_DRAFT", True)
         draft = json.dumps(played.draft["payload"], sort_keys=True) if played.draft and reads_draft else ""
         made = f"{played.row['id']}|{played.row['header']}|{played.last_event_id}|{draft}|{self.kind}|{self.token}"
-        return hashlib.blake2b(made.encode(), digest_size=6).hexdigest()
+        return hashlib.blake2b(made.encode(), digest_size=4).hexdigest()
 
     def require_join_link(self) -> None:
         """Pages that show the way in (QR code, join link, logs) are not on the read-only board."""

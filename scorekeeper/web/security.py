@@ -132,6 +132,14 @@ class Sessions(SecureCookieSessionInterface):
         return session.modified or (session.permanent and app.config["SESSION_REFRESH_EACH_REQUEST"]
                                     and not from_script())
 
+    def save_session(self, app: Flask, session, response) -> None:
+        super().save_session(app, session, response)
+        # Performance (bench/, issue 23): the answer to a POST is never stored by a cache, so
+        # what it varies with and its no-store say nothing there; an entry's answer is ~1 KB
+        if request.method == "POST" and from_script():
+            response.headers.pop("Vary", None)
+            response.headers.pop("Cache-Control", None)
+
 
 def init_app(app: Flask) -> None:
     load_secret_key(app)

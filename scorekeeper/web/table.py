@@ -300,5 +300,7 @@ def message_response(text: str, status: int) -> Response:
         response = Response(render_template("_message.html", message=text), status)
         response.headers["HX-Retarget"] = "#message"
         response.headers["HX-Reswap"] = "innerHTML"
-        return response
-    return Response(render_template("message.html", message=text, status=status), status)
+    else:
+        response = Response(render_template("message.html", message=text, status=status), status)
+    response.vary.add("HX-Request")  # one URL, two answers
+    return response

@@ -68,9 +68,7 @@ def answer(tapped: Any = None) -> Response:
     g.ctx = ctx = g.ctx.afresh()  # a seat let in, a new link: the answer's URLs and buttons follow
     hub().notify(ctx.table["id"])
     if request.htmx:
-        # the answer clears a refusal this phone was shown before
-        return fragment(boards.partial("", "message", "innerHTML")
-                        + boards.message(ctx, board(), hub(), tapped)[0])
+        return fragment(boards.message(ctx, board(), hub(), tapped)[0])
     return redirect(url_for("table.table"), 303)
 
 
