@@ -15,6 +15,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from html.parser import HTMLParser
+
 from scorekeeper.games.base import RuleError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,6 +29,91 @@ def accepts(verify, *args) -> bool:
     except RuleError:
         return False
     return True
+
+
+class _Writes(HTMLParser):
+    """Every element of a piece of HTML that writes (hx-post): its attributes and its text."""
+
+    VOID = {"input", "img", "br", "hr", "meta", "link"}
+
+    def __init__(self, html: str) -> None:
+        super().__init__()
+        self.found: list[dict] = []
+        self.open: list[tuple[str, dict | None]] = []
+        self.feed(html)
+        self.close()
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        element = None
+        if "hx-post" in attrs:
+            vals = json.loads(attrs["hx-vals"]) if attrs.get("hx-vals") else {}
+            element = {"tag": tag, "url": attrs["hx-post"], "vals": vals, "attrs": attrs, "text": ""}
+            self.found.append(element)
+        if tag not in self.VOID:
+            self.open.append((tag, element))
+
+    def handle_endtag(self, tag):
+        while self.open:
+            if self.open.pop()[0] == tag:
+                break
+
+    def handle_data(self, data):
+        for _tag, element in self.open:
+            if element is not None:
+                element["text"] += data
+
+
+def writes(html: str, path: str = "") -> list[dict]:
+    """The buttons (and forms) of a page or an htmx answer that post to a URL ending in `path`,
+    as htmx sends them: each a dict of its `url`, its `vals` (hx-vals, read as JSON), its
+    `attrs` and its `text` (stripped)."""
+    found = [element for element in _Writes(html).found if element["url"].endswith(path)]
+    for element in found:
+        element["text"] = " ".join(element["text"].split())
+    return found
+
+
+class _Fields(HTMLParser):
+    """What a form would send (its inputs as they stand: checked boxes only, none disabled)."""
+
+    def __init__(self, html: str, form_id: str) -> None:
+        super().__init__()
+        self.form_id = form_id
+        self.depth = 0  # inside the form: its nesting depth (0: outside)
+        self.fields: dict[str, list[str]] = {}
+        self.feed(html)
+        self.close()
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "form" and attrs.get("id") == self.form_id:
+            self.depth = 1
+            return
+        if self.depth and tag not in _Writes.VOID:
+            self.depth += 1
+        if tag != "input" or not (self.depth or attrs.get("form") == self.form_id):
+            return
+        if "disabled" in attrs or not attrs.get("name"):
+            return
+        if attrs.get("type") in ("checkbox", "radio") and "checked" not in attrs:
+            return
+        self.fields.setdefault(attrs["name"], []).append(attrs.get("value") or ("on" if attrs.get("type") in (
+            "checkbox", "radio") else ""))
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        if self.depth and tag not in _Writes.VOID:
+            self.depth -= 1
+
+    def handle_endtag(self, tag):
+        if self.depth:
+            self.depth -= 1
+
+
+def form_fields(html: str, form_id: str = "tray") -> dict[str, list[str]]:
+    """The fields the form `form_id` of `html` sends as it stands (name -> its values)."""
+    return _Fields(html, form_id).fields
 
 
 def free_port() -> int:
@@ -51,12 +138,12 @@ class Phone:
         return response
 
     def post(self, url, data=None, fetch=True, headers=None, **kwargs):
-        """A POST as the page makes it: with the CSRF token, as a script's fetch unless `fetch`
-        is false (a plain form)."""
+        """A POST as the page makes it: with the CSRF token, as htmx does unless `fetch` is
+        false (a plain form)."""
         if self.csrf is None:
             self.get("/", headers=headers)
         data = {"csrf": self.csrf, **(data or {})}
-        headers = {**({"X-Requested-With": "fetch"} if fetch else {}), **(headers or {})}
+        headers = {**({"HX-Request": "true"} if fetch else {}), **(headers or {})}
         return self.client.post(url, data=data, headers=headers, **kwargs)
 
     @property
@@ -71,20 +158,54 @@ class Phone:
 
     def join(self, token, name):
         page = self.get(f"/t/{token}").get_data(as_text=True)
-        seat = re.search(rf'name="seat" value="(\d+)">{re.escape(name)}[< ]', page)
+        seat = re.search(rf'{{"seat": (\d+)}}[^>]*>{re.escape(name)}[< ]', page)
         assert seat, f"no free seat for {name}"
         response = self.post(f"/t/{token}/join", {"seat": seat.group(1)}, fetch=False)
         assert response.status_code == 303
         return response
 
-    def enter(self, token, event, idem=None, seen=None):
-        """POST an entry as the page's script does: with the entries the board showed (read
-        from the board now, unless `seen` is given)."""
-        if seen is None:
-            board = self.client.get(f"/t/{token}/board").get_data(as_text=True)
-            found = re.search(r'data-entries="(\d+)"', board)
-            seen = found.group(1) if found else ""
-        data = {"event": json.dumps(event), "seen": str(seen)}
+    def board_change(self, token) -> str:
+        """The change this phone's board shows now (the stamp every write includes); `token`
+        is a join token, or a table's URL ("/b/<board token>")."""
+        base = token if token.startswith("/") else f"/t/{token}"
+        board = self.client.get(f"{base}/board", headers={"HX-Request": "true"}).get_data(as_text=True)
+        found = re.search(r'data-change="(\d+)"', board)
+        return found.group(1) if found else ""
+
+    def write(self, url, data=None, change=None, **kwargs):
+        """POST a write of a table (`url`: /t/<token>/… or /b/<token>/…) as the page does: with
+        the change its board shows (read from the board now, unless `change` is given)."""
+        table = re.match(r"(/[tb]/[^/]+)/", url)
+        if change is None and table:
+            change = self.board_change(table.group(1))
+        return self.post(url, {"change": str(change if change is not None else ""), **(data or {})}, **kwargs)
+
+    def tray(self, token, fields=None, **more) -> str:
+        """This phone's tray as the server renders it for what the phone tapped (GET …/tray,
+        as htmx asks when the tray's form changes): `fields` (a dict, values may be lists)."""
+        response = self.client.get(f"/t/{token}/tray", query_string={**(fields or {}), **more},
+                                   headers={"HX-Request": "true"})
+        assert response.status_code == 200, response.get_data(as_text=True)
+        return response.get_data(as_text=True)
+
+    def press(self, token, button: dict, form: str | None = None, change=None, **more):
+        """Tap a button `writes()` found, as htmx sends it: its hx-vals, the fields of the tray
+        it sits in (`form`, the tray's HTML), the board's change (read now, unless given) and
+        `more`."""
+        data: dict = {name: values for name, values in (form_fields(form) if form else {}).items()}
+        for name, value in button["vals"].items():
+            data[name] = value if isinstance(value, str) else json.dumps(value)
+        data["change"] = str(self.board_change(token) if change is None else change)
+        data.update({name: value if isinstance(value, (str, list)) else json.dumps(value)
+                     for name, value in more.items()})
+        return self.post(button["url"], data)
+
+    def enter(self, token, event, idem=None, change=None):
+        """POST an entry as the page does: with the change its board showed (read from the
+        board now, unless `change` is given)."""
+        if change is None:
+            change = self.board_change(token)
+        data = {"event": json.dumps(event), "change": str(change)}
         if idem:
             data["idem"] = idem
         return self.post(f"/t/{token}/entries", data)

@@ -169,6 +169,10 @@ def tour(app, phone, lang: str, game: str | None) -> dict[str, object]:
     get(seated["Ben"], "ready, a player not on turn", f"/t/{opened}")
     get(seated["Anna"], "ready, a player", f"/t/{opened}")
     pages["refusal: an entry the rules refuse"] = seated["Anna"].enter(opened, {"type": "nonsense"})
+    # the tray of the phone on turn, and the host's, with what they tapped
+    for query in TRAYS[game]:
+        get(seated["Anna"], "tray, the player on turn", f"/t/{opened}/tray?{query}")
+        get(host, "tray, host", f"/t/{opened}/tray?{query}")
     # every log of the game, imported: finished and unfinished games, teams, settlements
     tokens = [opened]
     for path in sorted((LOGS / game).glob("*.json")):
@@ -260,8 +264,18 @@ def claims_tour(app, host, stranger, device, pages) -> None:
         code_of(table))
 
 
-QUERIES = {"escalero.placements": "?dice=5,5,5,2,2", "escoba.preview": "?c0=20&o0=5&s0=2&seven=0",
-           "finder.finder": "?t=7o,8c&h=1e", "escoba.table_finder": "?t=7o&h=8b"}
+QUERIES = {"finder.finder": "?t=7o,8c&h=1e", "escoba.table_finder": "?t=7o&h=8b"}
+
+# The tray of a table in play, with what a phone tapped (GET …/tray): each game's every step
+TRAYS = {
+    "escalero": ["dice=5,5,5,2,2", "dice=5,5,5,2,2&served=1", "dice=1,2", "pick=0:1:F", "pick=0:1:1"],
+    "kaques": ["open=1", "dice=1,5", "dice=1,5,2,3,4,6", "dice=1,5,2,3,4,6&keep=0&was=", "dice=2,2,3,4,6,6",
+               "dice=5,5,5,5,5,5", "points=350"],
+    "euchre": ["maker=Anna", "lone=Ben", "maker=Anna&tricks=5&trump=hearts", "maker=Ben&defender=Anna&tricks=0",
+               "maker=Anna&tricks=3", "redeal=1"],
+    "escoba": ["round=1", "round=1&c0=24&o0=7&s0=3&seven=0&e0=2", "round=1&c0=41&o0=x&seven=1",
+               "round=1&c0=40&o0=10&s0=4&seven=0", "round=1&c0=24&o0=7&s0=3&seven=0&f1=1&leftover=17"],
+}
 
 
 def boards(app, tokens) -> dict[str, str]:
@@ -417,7 +431,13 @@ def test_the_phone_gets_the_language_of_its_header(client, header, lang, locale)
     assert page.status_code == 200
     assert f'<html lang="{locale}"' in page.get_data(as_text=True)
     assert "Accept-Language" in page.headers["Vary"]
-    assert f"/i18n/{lang}.js?v=" in page.get_data(as_text=True)
+    # what the page script says of the network comes rendered in that language (base.html, #net)
+    from flask_babel import force_locale
+
+    with client.application.test_request_context("/"), force_locale(lang):
+        back = i18n._("Back online")
+    assert (back == "Back online") == (lang == "en")
+    assert f'data-back="{back}"' in page.get_data(as_text=True)
 
 
 def test_the_switcher_keeps_the_device_language_and_returns_to_the_page(phone):
@@ -458,17 +478,26 @@ def test_numbers_and_money_in_the_locale(app):
                 assert i18n.number(10000) == big, locale
 
 
-def test_the_scripts_phrases_come_translated(client, extracted):
+def test_the_scripts_phrases_come_translated(client, app, extracted):
+    """The page scripts mark no phrases of their own any more: what static/app.js says of the
+    network is rendered by the server in the page's language (base.html, the #net element's
+    data-* attributes), so the /i18n/ script has nothing to carry and no page loads it."""
+    assert app.extensions["i18n.scripts"] == []  # no t()/nt() left in static/app.js or a game's script
+    page = client.get("/", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert "/i18n/" not in page
+    net = dict(re.findall(r'data-(\w+)="([^"]*)"', re.search(r'<span class="net"[^>]*>', page).group(0)))
+    english = {"live": "Live", "back": "Back online", "lost": "Connection lost — reconnecting",
+               "polling": "Live updates paused — refreshing every 4 s",
+               "offline": "Offline — entries are kept and sent when the network is back"}
+    assert set(net) == set(english)
+    assert [key for key in english if net[key] == english[key]] == ["live"]  # "Live" is German too
+    assert net["back"] == "Wieder online"
+    # the script's route still answers (an old page's cached URL), with nothing in it
     script = client.get("/i18n/de.js?v=1")
     assert script.status_code == 200 and script.mimetype == "text/javascript"
     assert "immutable" in script.headers["Cache-Control"]
     data = json.loads(script.get_data(as_text=True).split("=", 1)[1].rstrip().rstrip(";"))
-    assert data["lang"] == "de"
-    assert data["messages"]["Back online"] != "Back online"
-    plural = data["messages"]["Offline — %(num)s entry kept, will resend"]
-    assert set(plural) == {"one", "other"} and plural["one"] != plural["other"]
-    polish = json.loads(client.get("/i18n/pl.js").get_data(as_text=True).split("=", 1)[1].rstrip().rstrip(";"))
-    assert set(polish["messages"]["Offline — %(num)s entry kept, will resend"]) == {"one", "few", "many"}
+    assert data == {"lang": "de", "messages": {}}
     assert client.get("/i18n/xx.js").status_code == 404
 
 

@@ -123,12 +123,12 @@ def test_a_kaques_reopen_is_one_transaction(app, phone, monkeypatch):
 
     monkeypatch.setattr(service.Write, "save_draft", crash)
     app.config["PROPAGATE_EXCEPTIONS"] = False
-    assert host.post(f"/t/{token}/kaques/reopen", {"target": str(entry)}).status_code == 500
+    assert host.write(f"/t/{token}/kaques/turn", {"action": "reopen", "target": str(entry)}).status_code == 500
     played = service.load(db, service.current_game(db, table["id"]))
     assert [r.id for r, _ in played.entries] == [entry] and played.draft is None  # as it was
 
     monkeypatch.undo()
-    assert host.post(f"/t/{token}/kaques/reopen", {"target": str(entry)}).status_code == 200
+    assert host.write(f"/t/{token}/kaques/turn", {"action": "reopen", "target": str(entry)}).status_code == 200
     played = service.load(db, service.current_game(db, table["id"]))
     assert played.entries == () and played.draft["payload"] == {"player": "Anna", "throws": turn["throws"][:1]}
 
@@ -148,7 +148,7 @@ def test_the_board_offers_undo_exactly_when_the_service_allows_it(app, phone):
         board = device.get(f"/t/{token}/board").get_data(as_text=True)
         offered = f'"target": {target}' in board and "/undo" in board
         assert offered == allowed
-        response = device.post(f"/t/{token}/undo", {"target": str(target)})
+        response = device.write(f"/t/{token}/undo", {"target": str(target)})
         assert (response.status_code == 200) == allowed, response.get_data(as_text=True)
 
 
@@ -162,7 +162,7 @@ def test_a_freed_seat_no_longer_undoes_its_entry(app, phone):
     seat = next(s for s in service.seats(db, table["id"]) if s["name"] == "Anna")
     entry = service.load(db, service.current_game(db, table["id"])).entries[-1][0].id
     assert host.post(f"/t/{token}/seats/{seat['id']}/free").status_code == 200
-    refused = anna.post(f"/t/{token}/undo", {"target": str(entry)})
+    refused = anna.write(f"/t/{token}/undo", {"target": str(entry)})
     assert refused.status_code == 403
 
 

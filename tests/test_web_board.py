@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import writes
+
 LOGS = Path(__file__).parent / "logs"
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
@@ -66,7 +68,14 @@ def apply(board: str, message: str) -> str:
         how = element["attrs"].get("hx-swap", "outerHTML")  # the page's default (base.html)
         inner = message[element["inside"]:element["end"] - len("</hx-partial>")]
         target = Elements(board).by_id(element["attrs"]["id"])
-        if how == "outerHTML":
+        # hx-preserve: an element the board has already stays as it is (the dice pad's faces)
+        for kept in re.finditer(r'<div id="([^"]+)" hx-preserve></div>', inner):
+            old = Elements(board).by_id(kept.group(1))
+            assert old, f"#{kept.group(1)} kept, but the board has none"
+            inner = inner.replace(kept.group(0), board[old["start"]:old["end"]])
+        if how == "innerHTML":
+            board = board[:target["inside"]] + inner + board[target["end"] - len(f"</{target['tag']}>"):]
+        elif how == "outerHTML":
             board = board[:target["start"]] + inner + board[target["end"]:]
         elif how == "delete":
             board = board[:target["start"]] + board[target["end"]:]
@@ -80,14 +89,25 @@ def replaced(message: str) -> list[str]:
     return re.findall(r'<hx-partial id="([^"]+)">', message)
 
 
+def answered(response) -> str:
+    """A write's answer: the board's parts as a live update carries them (a refusal shown
+    before is cleared by the page itself, static/app.js)."""
+    html = response.get_data(as_text=True)
+    assert 'id="message"' not in html, html[:200]
+    return html
+
+
 def same(html: str) -> str:
     html = re.sub(r' data-base="\d+"', "", html)
+    # a button's idempotency key starts with the change its part was rendered at (writes.idem_key):
+    # a part an entry did not touch keeps the key of the board it came with
+    html = re.sub(r'("idem": ")\d+-', r"\1-", html)
     return re.sub(r"\s+", " ", re.sub(r">\s+<", "><", html)).strip()
 
 
 def board(phone, token, since=None):
     url = f"/t/{token}/board" + (f"?since={since}" if since is not None else "")
-    return phone.get(url, headers={"X-Requested-With": "fetch"}).get_data(as_text=True)
+    return phone.get(url, headers={"HX-Request": "true"}).get_data(as_text=True)
 
 
 def change_of(html: str) -> int:
@@ -115,11 +135,10 @@ def test_the_parts_of_every_entry_make_the_whole_board(phone, app, log):
     for event in doc["events"]:
         event = {k: v for k, v in event.items() if k not in ("at", "by")}
         before = boards["host"]
-        response = host.post(f"/t/{token}/entries", {"event": json.dumps(event), "seen": str(entries_of(before)),
-                                                     "change": str(change_of(before))})
+        response = host.post(f"/t/{token}/entries", {"event": json.dumps(event), "change": str(change_of(before))})
         assert response.status_code == 200, response.get_data(as_text=True)
         for name, viewer in viewers.items():
-            message = response.get_data(as_text=True) if name == "host" else board(viewer, token, change_of(boards[name]))
+            message = answered(response) if name == "host" else board(viewer, token, change_of(boards[name]))
             whole = board(viewer, token)
             if 'data-base="' in message:
                 partial += 1
@@ -141,19 +160,19 @@ def test_an_escalero_entry_sends_its_cell_the_totals_and_the_turn(phone):
         html = board(host, token)
         response = host.post(f"/t/{token}/entries", {
             "event": json.dumps({"type": "score", "column": column, "row": row, "value": value}),
-            "seen": str(entries_of(html)), "change": str(change_of(html))})
-    message = response.get_data(as_text=True)
-    assert replaced(message) == ["stamp", "turn", "points", "history-earlier", "tray-status", "c1-1-1", "t1-1"]
-    assert '<hx-partial id="undo-1" hx-swap="delete">' in message  # only the last entry is undone
+            "change": str(change_of(html))})
+    message = answered(response)
+    # the turn line is in the tray; the points stand as they were (Anna still leads column 1)
+    assert replaced(message) == ["stamp", "tray", "c1-1-1", "t1-1"]
+    assert 'undo-1' not in message  # the last entry's Undo is in the tray, not on its row
     assert '<hx-partial id="history-rows" hx-swap="afterbegin"><li id="h2"' in message
     assert f'data-base="{change_of(html)}"' in message
     assert 'data-on="2"' in message and 'data-w="2"' in message  # Cleo throws, the host writes for her
-    # Ben's turn ended: his phone gets its dice closed, and only what changed
+    # Ben's turn ended: his phone gets its dice closed (the tray, swapped whole), and only what changed
     update = board(ben, token, change_of(html))
-    assert replaced(update) == [
-        "stamp", "turn", "points", "history-earlier", "tray-status", "tray-body", "c1-1-1", "t1-1"]
+    assert replaced(update) == ["stamp", "tray", "c1-1-1", "t1-1"]
     assert "#undo-" not in update  # Ben had no Undo of the host's entry
-    assert "data-dice-pad" not in update and 'data-w=""' in update
+    assert "dice-pad" not in update and 'data-w=""' in update
 
 
 def test_a_phone_too_far_behind_or_an_undo_gets_the_whole_board(phone):
@@ -164,17 +183,18 @@ def test_a_phone_too_far_behind_or_an_undo_gets_the_whole_board(phone):
         html = board(host, token)
         state = json.dumps({"type": "score", "column": 1 + i % 3, "row": "1234"[i // 6],
                             "value": 0})
-        assert host.post(f"/t/{token}/entries", {"event": state, "seen": str(entries_of(html)),
-                                                 "change": str(change_of(html))}).status_code == 200
+        assert host.post(f"/t/{token}/entries", {"event": state, "change": str(change_of(html))}).status_code == 200
     assert "board-inner" in board(host, token, change_of(first))  # 20 changes behind
     assert "board-inner" not in board(host, token, change_of(html))
-    last = re.findall(r'data-post="[^"]+/undo" data-fields=\'\{"target": (\d+)\}', board(host, token))[0]
+    last = writes(board(host, token), "/undo")[0]["vals"]["target"]
     html = board(host, token)
     undo = host.post(f"/t/{token}/undo", {"target": last, "change": str(change_of(html))})
-    assert "board-inner" in undo.get_data(as_text=True)
-    assert "board-inner" in host.post(f"/t/{token}/entries", {  # no `change`: the whole board
-        "event": json.dumps({"type": "score", "column": 3, "row": "4", "value": 0}),
-        "seen": str(entries_of(board(host, token)))}).get_data(as_text=True)
+    assert "board-inner" in answered(undo)
+    # a write that does not say which board it was made on is refused (service.stale_refusal)
+    refused = host.post(f"/t/{token}/entries", {"event": json.dumps({"type": "score", "column": 3, "row": "4",
+                                                                      "value": 0})})
+    assert refused.status_code == 400 and "board-inner" not in refused.get_data(as_text=True)
+    assert entries_of(board(host, token)) == entries_of(html) - 1  # the undo, and nothing added
 
 
 def test_a_live_stream_is_one_gzip_stream_of_messages_made_once(phone):
@@ -187,10 +207,10 @@ def test_a_live_stream_is_one_gzip_stream_of_messages_made_once(phone):
     token = host.open_table(players=("Anna", "Ben"))
     html = board(host, token)
     host.post(f"/t/{token}/entries", {"event": json.dumps({"type": "score", "column": 1, "row": "1", "value": 3}),
-                                      "seen": "0", "change": str(change_of(html))})
+                                      "change": str(change_of(html))})
     html = board(host, token)
     host.post(f"/t/{token}/entries", {"event": json.dumps({"type": "score", "column": 1, "row": "1", "value": 2}),
-                                      "seen": "1", "change": str(change_of(html))})
+                                      "change": str(change_of(html))})
     response = host.client.get(f"/t/{token}/live", headers={"Accept-Encoding": "gzip", "HX-Request": "true",
                                                              "Last-Event-ID": str(change_of(html))})
     assert response.headers["Content-Encoding"] == "gzip"
@@ -216,8 +236,9 @@ def test_parts_never_claim_a_change_older_than_the_state_they_show(phone, app):
     changes = []
     for seen, value in enumerate((3, 2, 1, 4)):
         changes.append(change_of(board(host, token)))
-        host.post(f"/t/{token}/entries", {"event": json.dumps({"type": "score", "column": 1 + seen // 2, "row": "1",
-                                                                "value": value}), "seen": str(seen)})
+        assert host.post(f"/t/{token}/entries", {"event": json.dumps({"type": "score", "column": 1 + seen // 2,
+                                                                       "row": "1", "value": value}),
+                                                  "change": str(changes[-1])}).status_code == 200
     last = change_of(board(host, token))
     with app.test_request_context(f"/t/{token}/board"):
         app.preprocess_request()

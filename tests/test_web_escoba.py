@@ -17,6 +17,7 @@ from scorekeeper import service, store
 from scorekeeper.games import escoba
 from scorekeeper.games.base import RuleError, make_setup, parse_rules
 from scorekeeper.games.escoba import Card, Suit
+from tests.support import form_fields, writes
 
 
 def side(cards, coins, sevens, seven_of_coins, escobas=0):
@@ -34,11 +35,29 @@ def played(app, token):
     return service.load(db, service.current_game(db, table["id"]))
 
 
-def fields_of(page: str, marker: str) -> dict:
-    """The JSON fields of the button carrying `marker` (data-post buttons)."""
-    found = re.search(rf'<button[^>]*{marker}[^>]*data-fields="([^"]*)"', page)
-    assert found, f"no button with {marker}"
-    return json.loads(html.unescape(found.group(1)))
+def tally(page: str) -> list[int]:
+    """The escobas tapped this round, per side, as the board shows them."""
+    return [int(n) for n in re.findall(r'<b class="tally-count"[^>]*>(\d+)</b>', page)]
+
+
+def tally_button(page: str, side: int, delta: int) -> dict:
+    """The board's + or − beside a side's escobas."""
+    found = [b for b in writes(page, "/escoba/escobas") if b["vals"] == {"side": side, "delta": delta}]
+    assert len(found) == 1, (side, delta)
+    return found[0]
+
+
+def tap(device, token, side: int, delta: int = 1, change=None):
+    """An escoba more (or fewer) for a side, tapped on the phone's board as it stands now."""
+    button = tally_button(device.get(f"/t/{token}/board").get_data(as_text=True), side, delta)
+    return device.press(token, button, change=change)
+
+
+def confirm(page: str) -> dict:
+    """The round form's confirm button."""
+    found = writes(page, "/escoba/round")
+    assert len(found) == 1
+    return found[0]
 
 
 def problems(page: str) -> list[str]:
@@ -58,9 +77,10 @@ def duel(phone):
 
 
 def preview(device, token, **values):
-    query = {k: str(v) for k, v in values.items()}
-    response = device.get(f"/t/{token}/escoba/preview", query_string=query,
-                          headers={"X-Requested-With": "fetch"})
+    """The round form in the phone's tray, filled with `values` (or, with `correct`, the form
+    of that round), and the server's check of it: (status, the tray)."""
+    query = {"round": "1", **{k: str(v) for k, v in values.items()}}
+    response = device.client.get(f"/t/{token}/tray", query_string=query, headers={"HX-Request": "true"})
     return response.status_code, response.get_data(as_text=True)
 
 
@@ -112,49 +132,58 @@ def test_verify_draft_refuses_a_finished_game():
 def test_escobas_tapped_live_show_on_every_phone_and_prefill_the_round(duel, app):
     host, anna, ben, token = duel
     board = anna.get(f"/t/{token}").get_data(as_text=True)
-    plus = fields_of(board, 'data-tally-step="0" data-delta="1"')
-    assert plus == {"draft": {"escobas": {"Anna": 1, "Ben": 0}}, "from": ""}
-    assert anna.post(f"/t/{token}/draft", {"draft": json.dumps(plus["draft"])}).status_code == 200
+    assert tally(board) == [0, 0]
+    assert "disabled" in re.search(r'<button[^>]*"side": 0, "delta": -1[^>]*>', board).group(0)  # none to take back
+    assert anna.press(token, tally_button(board, 0, 1)).status_code == 200
     # Ben's phone sees it, and his next tap builds on it
     seen = ben.get(f"/t/{token}/board").get_data(as_text=True)
-    assert 'data-tally="[1, 0]"' in seen
-    before = {"escobas": {"Anna": 1, "Ben": 0}}  # what each tap changes (refused if changed meanwhile)
-    assert fields_of(seen, 'data-tally-step="0" data-delta="1"') == {"draft": {"escobas": {"Anna": 2, "Ben": 0}},
-                                                                     "from": before}
-    assert fields_of(seen, 'data-tally-step="0" data-delta="-1"') == {"draft": "", "from": before}  # none: dropped
-    ben.post(f"/t/{token}/draft", {"draft": json.dumps({"escobas": {"Anna": 2, "Ben": 1}})})
+    assert tally(seen) == [1, 0]
+    assert played(app, token).draft["payload"] == {"escobas": {"Anna": 1, "Ben": 0}}
+    assert tap(ben, token, 0, -1).status_code == 200  # none left: the draft is dropped
+    assert played(app, token).draft is None and tally(anna.get(f"/t/{token}/board").get_data(as_text=True)) == [0, 0]
+    for side in (0, 0, 1):
+        assert tap(ben, token, side).status_code == 200
     # the round form starts from the escobas tapped
-    form = anna.get(f"/t/{token}/escoba/form", headers={"X-Requested-With": "fetch"}).get_data(as_text=True)
+    form = anna.tray(token, round="1")
     assert re.search(r'name="e0"[^>]*value="2"', form) and re.search(r'name="e1"[^>]*value="1"', form)
-    assert 'data-tally="[2, 1]"' in anna.get(f"/t/{token}/board").get_data(as_text=True)
+    assert tally(anna.get(f"/t/{token}/board").get_data(as_text=True)) == [2, 1]
     # confirming the round records them and clears the tally for the next round
     status, page = preview(anna, token, c0=24, o0=7, s0=3, seven=0, e0=2, e1=1)
-    event = fields_of(page, "data-round-confirm")["event"]
+    assert anna.press(token, confirm(page), form=page).status_code == 200
+    event = played(app, token).entries[-1][1]
     assert event["sides"]["Anna"]["escobas"] == 2 and event["sides"]["Ben"]["escobas"] == 1
-    assert anna.enter(token, event).status_code == 200
     assert played(app, token).draft is None
-    assert 'data-tally="[0, 0]"' in ben.get(f"/t/{token}/board").get_data(as_text=True)
+    assert tally(ben.get(f"/t/{token}/board").get_data(as_text=True)) == [0, 0]
 
 
 def test_a_bad_tally_is_refused_and_changes_nothing(duel, app):
     host, anna, ben, token = duel
-    anna.post(f"/t/{token}/draft", {"draft": json.dumps({"escobas": {"Anna": 1}})})
-    response = anna.post(f"/t/{token}/draft", {"draft": json.dumps({"escobas": {"Anna": 25}})})
-    assert response.status_code == 409
-    assert "Anna's count must be a whole number from 0 to 20, not 25" in html.unescape(response.get_data(as_text=True))
-    response = anna.post(f"/t/{token}/draft", {"draft": json.dumps({"escobas": {"Zoe": 1}})})
-    assert "'Zoe' is not a player at this table" in html.unescape(response.get_data(as_text=True))
-    assert played(app, token).draft["payload"] == {"escobas": {"Anna": 1}}
+    assert tap(anna, token, 0).status_code == 200
+    for fields in ({"side": "2", "delta": "1"}, {"side": "0", "delta": "2"}, {"side": "x", "delta": "1"},
+                   {"side": "0"}, {}):
+        response = anna.write(f"/t/{token}/escoba/escobas", fields)
+        assert response.status_code == 400
+        assert "Tap + or − beside a side's escobas." in html.unescape(response.get_data(as_text=True))
+    assert played(app, token).draft["payload"] == {"escobas": {"Anna": 1, "Ben": 0}}
+    # at most 20 a round: the + is disabled there, and a tap past it changes nothing
+    for _ in range(19):
+        tap(anna, token, 0)
+    board = anna.get(f"/t/{token}/board").get_data(as_text=True)
+    assert tally(board) == [20, 0] and "disabled" in re.search(r'<button[^>]*"side": 0, "delta": 1[^>]*>', board).group(0)
+    anna.write(f"/t/{token}/escoba/escobas", {"side": "0", "delta": "1"})
+    assert played(app, token).draft["payload"] == {"escobas": {"Anna": 20, "Ben": 0}}
 
 
 def test_the_read_only_board_shows_the_tally_without_buttons(duel, app):
     host, anna, ben, token = duel
-    anna.post(f"/t/{token}/draft", {"draft": json.dumps({"escobas": {"Ben": 3}})})
+    for _ in range(3):
+        tap(anna, token, 1)
     db = store.connect(app.config["DATABASE"])
     board_token = service.by_join_token(db, token)["board_token"]
     page = host.get(f"/b/{board_token}").get_data(as_text=True)
-    assert 'data-tally-count="1">3<' in page
-    assert "data-tally-step" not in page and "data-open-round" not in page and "escoba-dialog" not in page
+    assert tally(page) == [0, 3]
+    assert not writes(page) and "Round over" not in page and 'name="round"' not in page
+    assert host.get(f"/b/{board_token}/tray?round=1").get_data(as_text=True) == '<hx-partial id="tray" hx-swap="outerMorph"><div id="tray" hidden></div></hx-partial>'
 
 
 # --- the round form: the live check and the points before confirming ------------------------------
@@ -163,26 +192,34 @@ def test_the_read_only_board_shows_the_tally_without_buttons(duel, app):
 def test_the_form_asks_the_counting_side_and_fills_the_last_from_the_deck(duel):
     host, anna, ben, token = duel
     page = anna.get(f"/t/{token}").get_data(as_text=True)
+    assert re.search(r'<button[^>]*name="round" value="1"[^>]*>Round over: count the piles</button>', page)
+    page = anna.tray(token, round="1")
     assert "Round 1: count the piles" in page
     for name in ("c0", "o0", "s0", "e0", "e1", "f0", "f1", "leftover"):
         assert f'name="{name}"' in page
     assert 'name="c1"' not in page  # Ben's pile is the rest of the deck
     assert re.search(r'name="c0"[^>]*value="20"', page)  # an even share to step from
     assert problems(page) == ["Who took the seven of coins? Tap their name."]
-    assert re.search(r"<button[^>]*data-round-confirm[^>]*disabled", page)
+    assert "disabled" in re.search(r'<button[^>]*hx-post="[^"]+/escoba/round"', page).group(0)
+    # confirmed anyway (a form sent as it stood), the round is refused with the first problem
+    refused = anna.press(token, confirm(page), form=page)
+    assert refused.status_code == 409 and "Who took the seven of coins?" in refused.get_data(as_text=True)
 
 
-def test_the_preview_shows_the_points_each_side_gets(duel):
+def test_the_preview_shows_the_points_each_side_gets(duel, app):
     host, anna, ben, token = duel
     status, page = preview(anna, token, c0=24, o0=7, s0=3, seven=0, e0=2, e1=0)
     assert status == 200
     assert problems(page) == []
-    assert '<div data-part="last">16 cards · 3 coins · 1 seven</div>' in page
+    assert re.search(r'<p class="rest"[^>]*>16 cards · 3 coins · 1 seven</p>', page)
     assert re.search(r'Anna</b> <b class="pts plus">\+6</b>', page)
     assert "2 escobas · most cards · most coins · 7 of coins · most sevens" in page
     assert re.search(r'Ben</b> <b class="pts ">0</b>', page)
-    assert fields_of(page, "data-round-confirm") == {"event": {"type": "round", "sides": {
-        "Anna": side(24, 7, 3, True, 2), "Ben": side(16, 3, 1, False, 0)}}, "seen": 0}
+    assert "disabled" not in re.search(r'<button[^>]*hx-post="[^"]+/escoba/round"', page).group(0)
+    # the form's fields as they stand, confirmed: the round the preview showed
+    assert anna.press(token, confirm(page), form=page).status_code == 200
+    assert played(app, token).entries[-1][1] == {"type": "round", "sides": {
+        "Anna": side(24, 7, 3, True, 2), "Ben": side(16, 3, 1, False, 0)}}
 
 
 def test_the_preview_refuses_counts_that_do_not_fit_the_deck_all_at_once(duel):
@@ -195,7 +232,7 @@ def test_the_preview_refuses_counts_that_do_not_fit_the_deck_all_at_once(duel):
         "Anna has 4 coins and 2 sevens, 5 different cards (the seven of coins is both), "
         "but only 3 cards — 2 short",
         "Anna has 2 escobas, at least 4 cards, but only 3 cards — 1 short"]
-    assert re.search(r"<button[^>]*data-round-confirm[^>]*disabled", page)
+    assert "disabled" in re.search(r'<button[^>]*hx-post="[^"]+/escoba/round"', page).group(0)
     status, page = preview(anna, token, c0=41, o0=11, s0=4, seven=1)
     assert problems(page) == [
         "Anna's cards must be from 0 to 40, not 41", "Anna's coins must be from 0 to 10, not 11",
@@ -213,22 +250,24 @@ def test_the_last_of_three_sides_gets_the_rest_and_too_many_is_named(phone):
     assert problems(page)[0] == "The others' cards add up to 45, but the deck has 40 — 5 too many"
     status, page = preview(host, token, c0=12, o0=4, s0=1, c1=20, o1=3, s1=2, seven=2)
     assert problems(page) == []
-    assert '<div data-part="last">8 cards · 3 coins · 1 seven · 7 of coins</div>' in page
+    assert re.search(r'<p class="rest"[^>]*>8 cards · 3 coins · 1 seven · 7 of coins</p>', page)
 
 
-def test_false_captures_and_the_leftover_check(duel):
+def test_false_captures_and_the_leftover_check(duel, app):
     host, anna, ben, token = duel
     good = dict(c0=24, o0=7, s0=3, seven=0, e0=2)
     status, page = preview(anna, token, leftover=17, **good)
-    assert problems(page) == ["Leftover must be 10, 25, 40 or 55, not 17: some capture did not sum "
-                              "to 15 (record it in false_captures)"]
+    assert problems(page) == ["Left on the table, the cards add up to 10, 25, 40 or 55, not 17: a capture "
+                              "that did not make 15 is a false capture — count it above."]
     status, page = preview(anna, token, leftover=25, **good)
-    assert problems(page) == [] and fields_of(page, "data-round-confirm")["event"]["leftover"] == 25
+    assert problems(page) == []
     status, page = preview(anna, token, leftover=17, f1=1, **good)  # the check is skipped
     assert problems(page) == []
-    event = fields_of(page, "data-round-confirm")["event"]
-    assert event["false_captures"] == {"Ben": 1} and event["leftover"] == 17
     assert "false capture −6" in page  # 4 + the round's 2 escobas
+    assert re.search(r'<details class="mistakes" open>', page)  # what was typed there stays in sight
+    assert anna.press(token, confirm(page), form=page).status_code == 200
+    event = played(app, token).entries[-1][1]
+    assert event["false_captures"] == {"Ben": 1} and event["leftover"] == 17
 
 
 def test_the_preview_says_when_the_round_wins_the_game(phone):
@@ -243,10 +282,13 @@ def test_the_preview_says_when_the_round_wins_the_game(phone):
 def test_only_seated_phones_get_the_form(duel, phone):
     host, anna, ben, token = duel
     stranger = phone()
-    assert stranger.get(f"/t/{token}/escoba/form", headers={"X-Requested-With": "fetch"}).status_code == 403
-    assert preview(stranger, token, c0=20)[0] == 403
-    other = phone().open_table("escalero")
-    assert preview(host, other, c0=20)[0] == 404
+    status, page = preview(stranger, token, c0=20)
+    assert status == 200 and page == '<hx-partial id="tray" hx-swap="outerMorph"><div id="tray" hidden></div></hx-partial>'  # no tray at all
+    assert stranger.write(f"/t/{token}/escoba/round", {"c0": "24", "o0": "7", "s0": "3", "seven": "0"}).status_code == 403
+    assert stranger.write(f"/t/{token}/escoba/escobas", {"side": "0", "delta": "1"}).status_code == 403
+    other = phone()
+    escalero = other.open_table("escalero")
+    assert other.write(f"/t/{escalero}/escoba/round", {"c0": "24"}).status_code == 404
 
 
 # --- two pairs play to 21 --------------------------------------------------------------------------
@@ -256,8 +298,8 @@ def test_two_pairs_play_escoba_to_21(phone, app):
     host = phone()
     token = host.open_table("escoba", ("Anna", "Ben", "Cleo", "Dora"))
     waiting = host.get(f"/t/{token}").get_data(as_text=True)
-    assert "Waiting for players" in waiting and "data-escoba-form" not in waiting
-    host.post(f"/t/{token}/teams", {"action": "draw"}, fetch=False)
+    assert "Waiting for players" in waiting and 'name="round"' not in waiting and not writes(waiting, "/escoba/escobas")
+    assert host.write(f"/t/{token}/teams", {"action": "draw"}).status_code == 200
     phones = {name: phone() for name in ("Anna", "Ben", "Cleo", "Dora")}
     for name, device in phones.items():
         device.join(token, name)
@@ -270,7 +312,7 @@ def test_two_pairs_play_escoba_to_21(phone, app):
         device = writer[rounds % 4]
         status, page = preview(device, token, c0=24, o0=7, s0=3, seven=0, e0=1, e1=1)
         assert status == 200 and problems(page) == []
-        assert device.enter(token, fields_of(page, "data-round-confirm")["event"]).status_code == 200
+        assert device.press(token, confirm(page), form=page).status_code == 200
         rounds += 1
     result = played(app, token).result
     assert rounds == 5 and result["points"] == {teams[0]: 25, teams[1]: 5} and result["winner"] == teams[0]
@@ -278,18 +320,20 @@ def test_two_pairs_play_escoba_to_21(phone, app):
     assert f"{teams[0]} win!" in board
     assert "reached 25 of 21 after 5 rounds" in board
     assert board.count("<tr><th scope=\"row\">") == 5  # the score sheet, a row a round
-    assert "data-open-round" not in board and "data-tally-step" not in board
+    assert "Round over" not in board and not writes(board, "/escoba/escobas")
     # nothing more can be entered; a rematch starts again at 0
     status, page = preview(phones["Anna"], token, c0=24, o0=7, s0=3, seven=0)
-    assert "The game is over: start a rematch to play again." in problems(page)
-    phones["Anna"].post(f"/t/{token}/rematch")
+    assert "Round 6" not in page and not writes(page, "/escoba/round")  # no round form for a game that is over
+    refused = phones["Anna"].write(f"/t/{token}/escoba/round", {"c0": "24", "o0": "7", "s0": "3", "seven": "0"})
+    assert refused.status_code == 409 and "The game is over" in refused.get_data(as_text=True)
+    assert phones["Anna"].write(f"/t/{token}/rematch").status_code == 200
     assert "Round 1" in phones["Anna"].get(f"/t/{token}/board").get_data(as_text=True)
 
 
 def test_a_side_without_a_card_loses_at_once(duel, app):
     host, anna, ben, token = duel
     status, page = preview(anna, token, c0=40, o0=10, s0=4, seven=0)
-    anna.enter(token, fields_of(page, "data-round-confirm")["event"])
+    assert anna.press(token, confirm(page), form=page).status_code == 200
     board = ben.get(f"/t/{token}/board").get_data(as_text=True)
     assert "Anna wins!" in board
     assert "Ben captured no card in round 1" in board
@@ -301,7 +345,7 @@ def test_a_side_without_a_card_loses_at_once(duel, app):
 def enter_round(device, token, **values):
     status, page = preview(device, token, **values)
     assert problems(page) == [], problems(page)
-    response = device.enter(token, fields_of(page, "data-round-confirm")["event"])
+    response = device.press(token, confirm(page), form=page)
     assert response.status_code == 200
     return response.get_data(as_text=True)
 
@@ -309,7 +353,9 @@ def enter_round(device, token, **values):
 def test_history_and_score_sheet_show_each_round(duel):
     host, anna, ben, token = duel
     enter_round(anna, token, c0=24, o0=7, s0=3, seven=0, e0=2)  # Anna +6
-    board = enter_round(ben, token, c0=25, o0=6, s0=2, seven=1, e1=1)  # Anna +2, Ben +2
+    answer = enter_round(ben, token, c0=25, o0=6, s0=2, seven=1, e1=1)  # Anna +2, Ben +2
+    assert 'id="history-rows" hx-swap="afterbegin"><li id="h' in answer and "Round 2:" in answer  # its row
+    board = ben.get(f"/t/{token}/board").get_data(as_text=True)
     assert "Round 2:" in board and "Round 1:" in board
     assert "24 cards · 7 coins · 3 sevens · 7 of coins · 2 escobas" in board
     rows = re.findall(r'<tr><th scope="row">(\d)</th>(.*?)</tr>', board, re.S)
@@ -323,10 +369,16 @@ def test_undo_the_last_round(duel, app):
     host, anna, ben, token = duel
     board = enter_round(anna, token, c0=24, o0=7, s0=3, seven=0, e0=2)
     entry = played(app, token).entries[-1][0].id
-    assert "Undo" in board
-    anna.post(f"/t/{token}/undo", {"target": str(entry)})
+    undo = [b for b in writes(board, "/undo") if b["vals"]["target"] == entry]
+    assert undo and undo[0]["text"] == "Undo"
+    assert anna.press(token, undo[0]).status_code == 200
     assert played(app, token).entries == ()
     assert "Round 1" in anna.get(f"/t/{token}/board").get_data(as_text=True)
+
+
+def correct_button(page: str, entry: int) -> bool:
+    """Whether the board offers to correct this round (a button that opens it in the tray's form)."""
+    return bool(re.search(rf'<button form="tray" name="correct" value="{entry}"', page))
 
 
 def test_the_host_corrects_a_round_through_the_form(duel, app):
@@ -335,33 +387,33 @@ def test_the_host_corrects_a_round_through_the_form(duel, app):
     enter_round(ben, token, c0=20, o0=5, s0=2, seven=1)
     first = played(app, token).entries[0][0].id
     board = host.get(f"/t/{token}/board").get_data(as_text=True)
-    assert f'data-escoba-correct="{first}"' in board
+    assert correct_button(board, first)
     # the writer of a round corrects it too; another player does not
-    assert f'data-escoba-correct="{first}"' in anna.get(f"/t/{token}/board").get_data(as_text=True)
-    assert f'data-escoba-correct="{first}"' not in ben.get(f"/t/{token}/board").get_data(as_text=True)
-    form = host.get(f"/t/{token}/escoba/form?correct={first}",
-                    headers={"X-Requested-With": "fetch"}).get_data(as_text=True)
+    assert correct_button(anna.get(f"/t/{token}/board").get_data(as_text=True), first)
+    assert not correct_button(ben.get(f"/t/{token}/board").get_data(as_text=True), first)
+    form = host.tray(token, correct=str(first))
     assert "Correct round 1" in form
     assert re.search(r'name="c0"[^>]*value="24"', form) and re.search(r'name="f1"[^>]*value="1"', form)
-    assert re.search(r'name="e0"[^>]*value="2"', form) and 'data-tally-step' not in form
-    assert re.search(r'value="0" checked', form)  # Anna had the seven of coins
+    assert re.search(r'name="e0"[^>]*value="2"', form) and not writes(form, "/escoba/escobas")
+    assert re.search(r'name="seven" value="0" checked', form)  # Anna had the seven of coins
+    assert form_fields(form)["correct"] == [str(first)]
     # the host takes the false capture back and gives Ben an escoba
     status, page = preview(host, token, correct=first, c0=24, o0=7, s0=3, seven=0, e0=2, e1=1)
     assert problems(page) == []
-    fields = fields_of(page, "data-round-confirm")
-    assert '/correct"' in re.search(r'<button[^>]*data-round-confirm[^>]*>', page).group(0)
-    assert fields["target"] == str(first) and fields["event"]["false_captures"] is None
-    response = host.post(f"/t/{token}/correct", {"target": fields["target"], "event": json.dumps(fields["event"])})
+    assert "Save round 1" in confirm(page)["text"]
+    response = host.press(token, confirm(page), form=page)
     assert response.status_code == 200
     now = played(app, token)
     assert "false_captures" not in now.entries[0][1]
     assert now.result["points"] == {"Anna": 6, "Ben": 2}  # + the seven of coins in round 2
     assert "corrected #" in response.get_data(as_text=True)
     # a phone that neither wrote it nor hosts cannot
-    assert ben.get(f"/t/{token}/escoba/form?correct={first}",
-                   headers={"X-Requested-With": "fetch"}).status_code == 403
-    status, page = preview(ben, token, correct=first, c0=24, o0=7, s0=3, seven=0)
-    assert "Only the one who wrote it (or the host) can correct this entry." in problems(page)
+    assert ben.client.get(f"/t/{token}/tray?correct={first}", headers={"HX-Request": "true"}).status_code == 403
+    refused = ben.write(f"/t/{token}/escoba/round", {"correct": str(first), "c0": "24", "o0": "7", "s0": "3",
+                                                     "seven": "0"})
+    assert refused.status_code == 403
+    assert "Only the one who wrote it (or the host) can correct this entry." in html.unescape(
+        refused.get_data(as_text=True))
 
 
 def test_a_correction_that_would_end_the_game_early_is_refused_in_the_preview(phone, app):
@@ -451,8 +503,8 @@ def test_the_finder_answers_in_place_for_the_script_and_links_back_to_the_table(
     token = device.open_table("escoba", ("Anna", "Ben"))
     page = device.get(f"/t/{token}/escoba/finder?t=5o").get_data(as_text=True)
     assert f'href="/t/{token}"' in page and "<html" in page
-    fragment = device.get(f"/t/{token}/escoba/finder?t=5o", headers={"X-Requested-With": "fetch"})
-    assert "<html" not in fragment.get_data(as_text=True) and "data-finder" in fragment.get_data(as_text=True)
+    fragment = device.get(f"/t/{token}/escoba/finder?t=5o", headers={"HX-Request": "true"})
+    assert "<html" not in fragment.get_data(as_text=True) and 'id="finder"' in fragment.get_data(as_text=True)
     assert device.get("/t/nonsense/escoba/finder").status_code == 404
     board = device.get(f"/t/{token}").get_data(as_text=True)
     assert f'/t/{token}/escoba/finder' in board
@@ -467,12 +519,12 @@ def test_two_phones_tapping_an_escoba_at_once_are_never_lost_silently(duel, app)
     """Both phones saw no escoba and tapped "+": the first counts, the second hears that the
     count changed meanwhile (it may have been the same escoba) and nothing is overwritten."""
     host, anna, ben, token = duel
-    draft = {"escobas": {"Anna": 1, "Ben": 0}}
-    first = anna.post(f"/t/{token}/draft", {"draft": json.dumps(draft), "from": json.dumps("")})
-    assert first.status_code == 200
-    second = ben.post(f"/t/{token}/draft", {"draft": json.dumps(draft), "from": json.dumps("")})
+    seen = anna.board_change(token)
+    assert ben.board_change(token) == seen
+    assert tap(anna, token, 0, change=seen).status_code == 200
+    second = tap(ben, token, 0, change=seen)
     assert second.status_code == 409 and "at the same moment" in second.get_data(as_text=True)
+    assert played(app, token).draft["payload"] == {"escobas": {"Anna": 1, "Ben": 0}}
     # tapped again on the board as it now stands, a second escoba counts
-    again = {"escobas": {"Anna": 2, "Ben": 0}}
-    assert ben.post(f"/t/{token}/draft", {"draft": json.dumps(again), "from": json.dumps(draft)}).status_code == 200
-    assert played(app, token).draft["payload"] == again
+    assert tap(ben, token, 0).status_code == 200
+    assert played(app, token).draft["payload"] == {"escobas": {"Anna": 2, "Ben": 0}}

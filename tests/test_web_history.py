@@ -47,11 +47,11 @@ def evening(phone, app):
         write("Anna", row, 5 if row == "5" else 0)
         if row == "1":  # Ben's slip, undone at once
             write("Ben", "1", 1)
-            assert host.post(f"/t/{token}/undo", {"target": last_entries(app, token)[-1]}).status_code == 200
+            assert host.write(f"/t/{token}/undo", {"target": last_entries(app, token)[-1]}).status_code == 200
         write("Ben", row, 0)
     first = last_entries(app, token)[0]  # Anna's row 1 was a 1, not crossed out
-    assert host.post(f"/t/{token}/correct", {"target": first, "event": json.dumps({"value": 1})}).status_code == 200
-    assert host.post(f"/t/{token}/rematch").status_code == 200
+    assert host.write(f"/t/{token}/correct", {"target": first, "event": json.dumps({"value": 1})}).status_code == 200
+    assert host.write(f"/t/{token}/rematch").status_code == 200
     write("Anna", "6", 18)
     return host, token
 
@@ -72,7 +72,7 @@ def test_history_shows_every_game_entry_correction_and_the_ledger(evening):
     assert "The evening's ledger" in page
     assert f'href="/t/{token}/games/1/log.json"' in page and f'href="/t/{token}/games/2/log.json"' in page
     assert "In progress" in page[page.index('id="game-2"'):page.index('id="game-1"')]
-    assert "data-post" not in page  # a record, not a place to undo or correct
+    assert "hx-post" not in page and "/undo" not in page and 'name="fix"' not in page  # a record, not a place to undo or correct
     assert host.get("/t/nope/history").status_code == 404
 
 
@@ -183,7 +183,7 @@ def test_big_screen_page(phone):
     assert f'src="/t/{token}/qr.svg"' in text  # the join QR code, for the table
     assert f'hx-sse:connect="/b/{board}/live' in text and 'class="tv"' in text
     assert "tv.css" in text and 'class="pad' in text
-    assert "data-post" not in text
+    assert "hx-post" not in text and '<form id="tray"' not in text
     assert phone().get("/b/nope/tv").status_code == 404
 
 

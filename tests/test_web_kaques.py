@@ -16,6 +16,7 @@ from flask_babel import force_locale
 from scorekeeper.cli import cli
 from scorekeeper.games import kaques
 from scorekeeper.web.games.kaques import _nice_ceiling, chance
+from tests.support import form_fields, writes
 
 
 @pytest.fixture
@@ -33,8 +34,47 @@ def T(dice, keep):
     return {"dice": dice, "keep": keep}
 
 
-def draft(device, token, player, throws):
-    return device.post(f"/t/{token}/draft", {"draft": json.dumps({"player": player, "throws": throws})})
+def kept_indexes(dice, keep):
+    """The tray's `keep` checkboxes for these kept faces: their places among the sorted dice."""
+    rest, found = list(keep), []
+    for index, face in enumerate(sorted(dice)):
+        if face in rest:
+            rest.remove(face)
+            found.append(str(index))
+    return found
+
+
+def step(device, token, action, throw=None, change=None, **fields):
+    """A step of the turn as the tray posts it (POST …/kaques/turn): `action`, the throw's dice
+    and the dice kept (when given), with the change the phone's board shows."""
+    data = {"action": action, **{k: str(v) for k, v in fields.items()}}
+    if throw is not None:
+        data["dice"] = ",".join(map(str, throw["dice"]))
+        data["keep"] = kept_indexes(throw["dice"], throw["keep"])
+    return device.write(f"/t/{token}/kaques/turn", data, change=change)
+
+
+def draft(device, token, throws):
+    """The turn in progress gets these throws, each kept and thrown again; the last answer."""
+    for throw in throws:
+        response = step(device, token, "again", throw)
+        if response.status_code != 200:
+            return response
+    return response
+
+
+def tray_for(device, token, throw):
+    """The phone's tray with a throw tapped in: its faces, then the dice kept."""
+    keep = kept_indexes(throw["dice"], throw["keep"])
+    return device.tray(token, dice=",".join(map(str, throw["dice"])), keep=keep, was=",".join(keep))
+
+
+def tap(device, token, throw, action):
+    """A throw tapped into the tray and one of the tray's buttons (`again`, `stop`) pressed."""
+    tray = tray_for(device, token, throw)
+    button = [b for b in writes(tray, "/kaques/turn") if b["vals"]["action"] == action]
+    assert button, f"no {action} in the tray"
+    return device.press(token, button[0], form=tray)
 
 
 def board(device, token):
@@ -44,7 +84,7 @@ def board(device, token):
 
 
 def banner(html):
-    found = re.search(r'<div class="kq-banner [^"]*" data-kq-banner="([^"]+)"[^>]*>(.*?)</div>', html, re.S)
+    found = re.search(r'<div class="kq-banner [^"]*" data-flash="([^"]+)"[^>]*>(.*?)</div>', html, re.S)
     if not found:
         return None
     call = re.search(r'<b class="kq-banner-call">(.*?)</b>', found.group(2)).group(1)
@@ -56,25 +96,34 @@ def message(response):
 
 
 def pad(html):
-    found = re.search(r"<section class=\"kq-pad\"(.*?)>", html, re.S)
+    found = re.search(r'<section class="kq-pad"(.*?)</section>', html, re.S)
     return found.group(1) if found else None
+
+
+def actions(html, *wanted):
+    """The tray's and the board's buttons of a turn (POST …/kaques/turn) by their action."""
+    return [b for b in writes(html, "/kaques/turn") if b["vals"].get("action") in wanted]
 
 
 # --- a turn entered throw by throw ---------------------------------------------------------------
 
 def test_throws_show_live_on_every_phone_with_the_risk_meter(table):
     token, anna, ben, cleo = table
-    assert draft(anna, token, "Anna", [T([1, 5, 2, 3, 4, 6], [1, 5])]).status_code == 200
+    first = T([1, 5, 2, 3, 4, 6], [1, 5])
+    tray = tray_for(anna, token, first)
+    # what the keep makes of the turn, and the risk of throwing again, before anything is sent
+    assert "Keep +150 · turn 150" in tray and "Throwing 4 dice: 15.7% chance of Le Kaque! (17/108)" in tray
+    assert tap(anna, token, first, "again").status_code == 200
     seen = board(ben, token)
     assert "Anna's turn" in seen and "Turn so far <b>150</b>" in seen
     assert "Next throw: 4 dice" in seen and "15.7% chance of Le Kaque!" in seen and "(17/108)" in seen
     assert "150 at stake" in seen
-    assert pad(seen) is None  # Ben only watches
+    assert pad(seen) is None and not actions(seen, "again", "stop", "total")  # Ben only watches
     assert banner(seen) is None  # nothing called yet
-    mine = board(anna, token)
-    assert 'data-key="0:1"' in pad(mine) and 'data-free="4"' in pad(mine)
+    mine = pad(board(anna, token))
+    assert 'data-phase="faces"' in mine and "Throw 2: tap the 4 dice you see" in mine
 
-    assert draft(anna, token, "Anna", [T([1, 5, 2, 3, 4, 6], [1, 5]), T([2, 2, 2, 3], [2, 2, 2])]).status_code == 200
+    assert tap(anna, token, T([2, 2, 2, 3], [2, 2, 2]), "again").status_code == 200
     for device in (ben, cleo, anna):
         shown = banner(board(device, token))
         assert shown["call"] == "Grandmère" and "Anna" in shown["html"]
@@ -83,19 +132,22 @@ def test_throws_show_live_on_every_phone_with_the_risk_meter(table):
 
 def test_an_illegal_keep_is_refused_and_changes_nothing(table):
     token, anna, ben, _ = table
-    draft(anna, token, "Anna", [T([1, 5, 2, 3, 4, 6], [1])])
+    draft(anna, token, [T([1, 5, 2, 3, 4, 6], [1])])
     before = board(ben, token)
-    for throws, why in [
-        ([T([1, 5, 2, 3, 4, 6], [1]), T([2, 2, 3, 4, 5], [2, 2])], "Throw 2: a kept 2 scores only in a triple."),
-        ([T([1, 5, 2, 3, 4, 6], [1]), T([2, 3, 4, 5], [5])], "Throw 2: 4 dice thrown, but 5 dice were free."),
-        ([T([1, 5, 2, 3, 4, 6], [1]), T([1, 2, 3, 4, 5], [])],
-         "Throw 2: 1-2-3-4-5 scores, so keep at least one scoring die."),
-        ([T([1, 5, 2, 3, 4, 6], [1]), T([2, 2, 3, 4, 6], [])],
-         "Throw 2 scores nothing: Le Kaque! ends the turn, so enter it as the turn."),
+    for throw, why in [
+        (T([2, 2, 3, 4, 5], [2, 2]), "Throw 2: a kept 2 scores only in a triple."),
+        (T([2, 3, 4, 5], [5]), "Tap the 5 dice you see first."),
+        (T([1, 2, 3, 4, 5], []), "Throw 2: 1-2-3-4-5 scores, so keep at least one scoring die."),
+        (T([2, 2, 3, 4, 6], []), "Throw 2 scores nothing: Le Kaque! ends the turn, so enter it as the turn."),
     ]:
-        response = draft(anna, token, "Anna", throws)
-        assert response.status_code == 409
+        response = step(anna, token, "again", throw)
+        assert response.status_code in (400, 409), throw
         assert message(response) == why
+    # the tray offers nothing to send for a keep that does not score
+    tray = tray_for(anna, token, T([2, 2, 3, 4, 5], [2, 2]))
+    assert "That keep does not score." in tray and not actions(tray, "again", "stop")
+    response = step(anna, token, "stop", T([2, 2, 3, 4, 5], [2, 2]))
+    assert response.status_code == 409 and message(response) == "Throw 2: a kept 2 scores only in a triple."
     response = anna.enter(token, {"type": "turn", "throws": [T([1, 5, 2, 3, 4, 6], [1]), T([2, 2, 3, 4, 5], [2, 2])]})
     assert response.status_code == 409 and message(response) == "Throw 2: a kept 2 scores only in a triple."
     assert "Turn so far <b>100</b>" in board(ben, token)
@@ -104,14 +156,16 @@ def test_an_illegal_keep_is_refused_and_changes_nothing(table):
 
 def test_only_the_player_on_turn_or_the_host_enters(table):
     token, anna, ben, cleo = table
-    response = draft(ben, token, "Ben", [T([1, 5, 2, 3, 4, 6], [1])])
+    response = step(ben, token, "again", T([1, 5, 2, 3, 4, 6], [1]))
     assert response.status_code == 403 and "not your turn" in message(response)
-    response = draft(anna, token, "Ben", [T([1, 5, 2, 3, 4, 6], [1])])  # the host, but not Ben's turn
+    waiting = ben.tray(token, dice="1,5,2,3,4,6")  # Ben's tray waits, whatever he taps
+    assert "Anna's turn. Yours comes after." in waiting and not writes(waiting)
+    response = anna.enter(token, {"type": "turn", "player": "Ben", "points": 300})  # the host, but not Ben's turn
     assert response.status_code == 409 and message(response) == "It is Anna's turn, not Ben's."
     anna.enter(token, {"type": "turn", "points": 300})
     assert pad(board(ben, token)) and not pad(board(cleo, token))
     assert "Entering for Ben" in board(anna, token)  # the host may enter for anyone
-    assert draft(anna, token, "Ben", [T([5, 2, 3, 4, 6, 6], [5])]).status_code == 200
+    assert step(anna, token, "again", T([5, 2, 3, 4, 6, 6], [5])).status_code == 200
     assert "entered by host" not in board(cleo, token)
     assert "entered by Anna" in board(cleo, token)
 
@@ -119,30 +173,41 @@ def test_only_the_player_on_turn_or_the_host_enters(table):
 def test_fertisch_banks_the_turn_and_clears_the_draft(table):
     token, anna, ben, cleo = table
     throws = [T([1, 5, 2, 3, 4, 6], [1, 5]), T([2, 2, 2, 3], [2, 2, 2])]
-    draft(anna, token, "Anna", throws[:1])
-    assert anna.enter(token, {"type": "turn", "player": "Anna", "throws": throws}).status_code == 200
+    draft(anna, token, throws[:1])
+    tray = tray_for(anna, token, throws[1])
+    stop = actions(tray, "stop")[0]
+    assert stop["text"] == "fertisch! · 350"
+    change = anna.board_change(token)
+    assert anna.press(token, stop, form=tray, change=change).status_code == 200
     seen = board(cleo, token)
     shown = banner(seen)
     assert shown["call"] == "fertisch!" and "Grandmère" in shown["html"]
     assert "Ben's turn" in seen and "Turn so far" not in seen  # the draft went with the turn
     assert re.search(r'<b>Anna</b>: fertisch!</span> <b class="plus">\+350</b>', seen)
     assert re.search(r'<b class="kq-pts">350</b>', seen)
-    # a double tap on fertisch! cannot bank the turn twice
+    # a double tap on fertisch! (the same button, board and key) cannot bank the turn twice
+    anna.press(token, stop, form=tray, change=change)
+    assert len(re.findall(r'<li id="h\d+"', board(cleo, token))) == 1
+    # nor can the same turn, sent again as a new entry
     again = anna.enter(token, {"type": "turn", "player": "Anna", "throws": throws})
     assert again.status_code == 409 and message(again) == "It is Ben's turn, not Anna's."
 
 
 def test_le_kaque_grand_kaque_and_the_knowing_looks(table):
     token, anna, ben, cleo = table
-    anna.enter(token, {"type": "turn", "player": "Anna", "throws": [T([2, 3, 4, 6, 6, 2], [])]})
+    tray = tray_for(anna, token, T([2, 3, 4, 6, 6, 2], []))
+    assert 'data-phase="kaque"' in tray and "Nothing to keep: Le Kaque!" in tray
+    assert anna.press(token, actions(tray, "stop")[0], form=tray).status_code == 200
     shown = banner(board(ben, token))
     assert shown["call"] == "Le Kaque!" and "knowing looks" not in shown["html"]
     # Ben keeps all six (Oh, Lálá!), goes on and kaques: Grand Kaque!, after passing Grandmère
-    draft(ben, token, "Ben", [T([5] * 6, [5] * 6)])
+    assert tap(ben, token, T([5] * 6, [5] * 6), "again").status_code == 200
     shown = banner(board(cleo, token))
     assert shown["call"] == "Oh, Lálá!" and "Grandmère" in shown["html"]
     assert "<b>Oh, Lálá!</b> all six again" in board(cleo, token)
-    ben.enter(token, {"type": "turn", "player": "Ben", "throws": [T([5] * 6, [5] * 6), T([2, 3, 4, 6, 6, 4], [])]})
+    assert "Oh, Lálá! Throw 2: tap the 6 dice you see" in ben.tray(token)
+    tray = tray_for(ben, token, T([2, 3, 4, 6, 6, 4], []))
+    assert ben.press(token, actions(tray, "stop")[0], form=tray).status_code == 200
     for device in (anna, ben, cleo):
         shown = banner(board(device, token))
         assert shown["call"] == "Grand Kaque!"
@@ -153,36 +218,46 @@ def test_le_kaque_grand_kaque_and_the_knowing_looks(table):
 def test_undo_the_last_throw_of_a_turn_in_progress(table):
     token, anna, ben, _ = table
     throws = [T([1, 5, 2, 3, 4, 6], [1, 5]), T([1, 2, 3, 4], [1])]
-    draft(anna, token, "Anna", throws)
-    mine = board(anna, token)
-    undo = re.search(r"data-kq-undo [^>]*data-fields='([^']+)'[^>]*data-kq-expect='([^']+)'", mine)
-    fields, expect = json.loads(undo.group(1)), json.loads(undo.group(2))
-    assert fields == {"draft": {"player": "Anna", "throws": throws[:1]}}
-    assert expect == {"key": "0:1", "phase": "keep", "dice": [1, 2, 3, 4], "keep": [1]}
-    anna.post(f"/t/{token}/draft", {"draft": json.dumps(fields["draft"])})
+    draft(anna, token, throws)
+    mine = anna.tray(token)
+    back = actions(mine, "back")
+    assert back and not actions(ben.tray(token), "back")  # Ben's phone does not enter Anna's turn
+    answer = anna.press(token, back[0], form=mine)
+    assert answer.status_code == 200
+    # the answer's tray shows the throw taken back, its keep to choose again
+    tray = re.search(r'<form id="tray".*?</form>', answer.get_data(as_text=True), re.S).group(0)
+    assert form_fields(tray) == {"points": [""], "dice": ["1,2,3,4"], "was": ["0"], "keep": ["0"]}
+    assert 'data-phase="keep"' in tray and "Throw 2: tap the dice you keep" in tray
     assert "Turn so far <b>150</b>" in board(ben, token)
-    anna.post(f"/t/{token}/draft", {"draft": ""})  # the first throw too: the draft is dropped
+    # the first throw too: the draft is dropped
+    assert anna.press(token, actions(anna.tray(token), "back")[0]).status_code == 200
     assert "Turn so far" not in board(ben, token) and "Waiting for the first throw" in board(ben, token)
+    refused = step(anna, token, "back")
+    assert refused.status_code == 409 and message(refused) == "There is no throw to take back."
 
 
 def test_undo_last_throw_of_a_finished_turn_reopens_it(table):
     token, anna, ben, cleo = table
     throws = [T([1, 5, 2, 3, 4, 6], [1, 5]), T([2, 2, 3, 4], [])]  # mistyped: a Kaque
     anna.enter(token, {"type": "turn", "player": "Anna", "throws": throws})
-    mine = board(anna, token)
-    button = re.search(r'data-post="(/t/[^"]+/kaques/reopen)"\s+data-fields=\'([^\']+)\' data-kq-expect=\'([^\']+)\'', mine)
+    change = anna.board_change(token)
+    button = actions(board(anna, token), "reopen")
     assert button, "Anna may take back her last throw"
-    assert json.loads(button.group(3)) == {"key": "0:1", "phase": "faces", "dice": [], "keep": []}
-    assert "kaques/reopen" not in board(cleo, token)  # not Cleo's entry
-    refused = cleo.post(button.group(1), {"target": json.loads(button.group(2))["target"]})
+    button = button[0]
+    assert button["text"] == "Undo last throw" and button["vals"]["target"]
+    assert not actions(board(cleo, token), "reopen")  # not Cleo's entry
+    refused = cleo.press(token, button)
     assert refused.status_code == 403
-    done = anna.post(button.group(1), {"target": json.loads(button.group(2))["target"], "idem": "k1"})
+    done = anna.press(token, button, change=change)
     assert done.status_code == 200
+    # the answer's tray is back at the throw that was taken back: its faces to tap again
+    tray = re.search(r'<form id="tray".*?</form>', done.get_data(as_text=True), re.S).group(0)
+    assert 'data-phase="faces"' in tray and form_fields(tray)["dice"] == [""]
     seen = board(ben, token)
     assert "Anna's turn" in seen and "Turn so far <b>150</b>" in seen
-    # a retried request changes nothing more, even after Anna went on
-    draft(anna, token, "Anna", throws[:1] + [T([2, 2, 3, 5], [5])])
-    assert anna.post(button.group(1), {"target": json.loads(button.group(2))["target"], "idem": "k1"}).status_code == 200
+    # a retried request (the same button, key and board) changes nothing more, even after Anna went on
+    draft(anna, token, [T([2, 2, 3, 5], [5])])
+    assert anna.press(token, button, change=change).status_code == 200
     assert "Turn so far <b>200</b>" in board(ben, token)
     anna.enter(token, {"type": "turn", "player": "Anna", "throws": throws[:1] + [T([2, 2, 3, 5], [5])]})
     assert re.search(r'<b class="kq-pts">200</b>', board(ben, token))
@@ -190,39 +265,75 @@ def test_undo_last_throw_of_a_finished_turn_reopens_it(table):
 
 def test_a_quick_total_and_its_undo(table):
     token, anna, ben, cleo = table
-    mine = board(anna, token)
+    mine = anna.tray(token)
     # the tray takes a turn's total in one go: a number and fertisch!, or Le Kaque! at 0
-    total = re.search(r'<form class="kq-total-entry" data-kq-total data-url="([^"]+)" data-player="([^"]+)"', mine)
-    assert total.group(1).endswith("/entries") and total.group(2) == "Anna"
-    kaque = re.search(r'data-fields=\'([^\']+)\'>Le Kaque!</button>', mine)
-    assert json.loads(kaque.group(1)) == {"event": {"type": "turn", "player": "Anna", "points": 0}}
-    bad = anna.enter(token, {"type": "turn", "points": 75})
+    assert "Your turn's total" in mine and 'name="points"' in mine
+    fertisch, kaque = actions(mine, "total")
+    assert fertisch["text"] == "fertisch!" and "points" not in fertisch["vals"]
+    assert kaque["text"] == "Le Kaque!" and kaque["vals"]["points"] == 0
+    bad = anna.press(token, fertisch, form=anna.tray(token, points="75"))
     assert bad.status_code == 409 and message(bad) == "Points must be a multiple of 50, 0 or more, not 75."
-    assert anna.enter(token, {"type": "turn", "points": 450}).status_code == 200
+    empty = anna.press(token, fertisch, form=mine)
+    assert empty.status_code == 400 and message(empty) == "Type the turn's points: a multiple of 50, like 350."
+    typed = anna.tray(token, points="450")
+    assert form_fields(typed)["points"] == ["450"]
+    assert anna.press(token, fertisch, form=typed).status_code == 200
     seen = board(ben, token)
     assert banner(seen)["call"] == "fertisch!" and "Grandmère" in banner(seen)["html"]
     assert '<small class="muted">total</small>' in seen
-    undo = re.search(r'data-post="(/t/[^"]+/undo)"\s+data-fields=\'([^\']+)\'', board(anna, token))
-    assert undo and "kaques/reopen" not in board(anna, token)  # a total has no throws to reopen
-    anna.post(undo.group(1), json.loads(undo.group(2)))
+    mine = board(anna, token)
+    undo = [b for b in writes(mine, "/undo") if b["text"] == "Undo"]
+    assert undo and not actions(mine, "reopen")  # a total has no throws to reopen
+    assert anna.press(token, undo[0]).status_code == 200
     assert "Anna's turn" in board(cleo, token)
+
+
+def test_a_retried_fertisch_answers_like_the_first(table):
+    """The offline queue sends a fertisch! again: the key answers it as the first (the turn is
+    built inside the write, after the key is looked up)."""
+    token, anna, ben, cleo = table
+    draft(anna, token, [T([1, 5, 2, 3, 4, 6], [1, 5])])
+    tray = tray_for(anna, token, T([2, 2, 2, 3], [2, 2, 2]))
+    stop, change = actions(tray, "stop")[0], anna.board_change(token)
+    assert anna.press(token, stop, form=tray, change=change).status_code == 200
+    assert anna.press(token, stop, form=tray, change=change).status_code == 200  # the offline queue sends again
+
+
+def test_a_double_tap_on_throw_again_keeps_the_throw_once(table):
+    """A step of a turn carries its key like an entry: a double tap keeps the throw once."""
+    token, anna, ben, cleo = table
+    tray = tray_for(anna, token, T([1, 5, 2, 3, 4, 6], [1, 5]))
+    again, change = actions(tray, "again")[0], anna.board_change(token)
+    for _ in range(2):
+        anna.press(token, again, form=tray, change=change)
+    assert "Turn so far <b>150</b>" in board(ben, token)
+
+
+def corrections(html):
+    """The correction steppers of the history: (target, the points it shows), newest first."""
+    found = []
+    for stepper in re.findall(r'<div class="kq-stepper stepper">.*?</div>', html, re.S):
+        value = re.search(r'name="points"[^>]*value="(\d+)"', stepper).group(1)
+        button = actions(stepper, "correct")[0]
+        found.append((button, int(value)))
+    return found
 
 
 def test_the_host_corrects_a_turn_to_a_total(table):
     token, anna, ben, cleo = table
     anna.enter(token, {"type": "turn", "points": 300})
     ben.enter(token, {"type": "turn", "throws": [T([1, 5, 2, 3, 4, 6], [1])]})
-    assert "data-kq-stepper=\"fix-" not in board(cleo, token)  # the host and each turn's writer correct
-    host = board(anna, token)
-    fixes = re.findall(r'data-kq-stepper="fix-(\d+)" data-value="(\d+)" data-kind="correct" data-base=\'([^\']+)\'', host)
-    assert [(int(v)) for _, v, _ in fixes] == [100, 300]  # newest first
-    target, _, base = fixes[0]
-    assert json.loads(base) == {"target": int(target), "event": {"points": 100, "throws": None}}
-    response = anna.post(f"/t/{token}/correct", {"target": target, "event": json.dumps({"points": 550, "throws": None})})
+    assert not corrections(board(cleo, token))  # the host and each turn's writer correct
+    assert [value for _, value in corrections(board(ben, token))] == [100]
+    fixes = corrections(board(anna, token))
+    assert [value for _, value in fixes] == [100, 300]  # newest first
+    button, _ = fixes[0]
+    response = anna.press(token, button, points="550")
     assert response.status_code == 200
     seen = board(cleo, token)
     assert re.search(r'<b class="kq-pts">550</b>', seen) and "corrected #" in seen
-    bad = anna.post(f"/t/{token}/correct", {"target": target, "event": json.dumps({"points": 30, "throws": None})})
+    button, _ = corrections(board(anna, token))[-1]  # the same turn, its stepper after the correction
+    bad = anna.press(token, button, points="30")
     assert bad.status_code == 409
 
 
@@ -259,8 +370,9 @@ def test_a_german_phone_reads_points_and_odds_as_germans_write_numbers(phone):
     anna.post("/language", {"lang": "de", "next": "/"}, fetch=False)
     token = anna.open_table("kaques", ("Anna", "Ben"))
     anna.join(token, "Anna")
-    seen = board(anna, token)
-    assert "10.000" in seen and "3,1\xa0%" in seen
+    assert "10.000" in board(anna, token)
+    # the odds of the throw tapped in: 4 dice thrown again
+    assert "15,7\xa0%" in anna.tray(token, dice="1,5,2,3,4,6")
     anna.enter(token, {"type": "turn", "points": 1500})
     assert '<b class="kq-pts">1.500</b>' in board(anna, token)
 
@@ -273,7 +385,7 @@ def test_rules_page(client):
 # --- a whole game from three phones ---------------------------------------------------------------------
 
 def test_three_phones_play_to_10000_and_the_log_replays_to_the_same_standings(table):
-    """Throws entered one by one (a draft per throw), the calls seen on the other phones, the
+    """Throws tapped into the tray one by one (a draft per throw), the calls seen on the other phones, the
     wise stop at Grandmère; then export the log and replay it."""
     token, anna, ben, cleo = table
     phones = {"Anna": anna, "Ben": ben, "Cleo": cleo}
@@ -291,7 +403,7 @@ def test_three_phones_play_to_10000_and_the_log_replays_to_the_same_standings(ta
             dice = [rng.randint(1, 6) for _ in range(free)]
             options = kaques.scoring_options(dice)
             if not options:
-                response = me.enter(token, {"type": "turn", "player": player, "throws": throws + [T(dice, [])]})
+                response = tap(me, token, T(dice, []), "stop")
                 assert response.status_code == 200, message(response)
                 break
             keep = list(options[0].dice)
@@ -299,10 +411,10 @@ def test_three_phones_play_to_10000_and_the_log_replays_to_the_same_standings(ta
             throws.append(T(dice, keep))
             free = free - len(keep) or 6
             if total >= 350 and rng.random() < 0.8 or len(throws) > 12:
-                response = me.enter(token, {"type": "turn", "player": player, "throws": throws})
+                response = tap(me, token, throws[-1], "stop")
                 assert response.status_code == 200, message(response)
                 break
-            response = draft(me, token, player, throws)
+            response = tap(me, token, throws[-1], "again")
             assert response.status_code == 200, message(response)
             shown = banner(board(watcher, token))
             if shown:

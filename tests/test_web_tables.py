@@ -6,6 +6,7 @@ import re
 import pytest
 
 from scorekeeper import service, store
+from tests.support import writes
 
 F35 = {"type": "score", "column": 1, "row": "F", "value": 35}
 
@@ -110,7 +111,7 @@ def test_a_seat_is_taken_once_and_the_host_can_free_it(game, phone):
     host, anna, ben, token = game
     thief = phone()
     page = thief.get(f"/t/{token}").get_data(as_text=True)
-    assert 'name="seat"' not in page  # every seat is taken
+    assert '{"seat": ' not in page and "Tap your name" not in page  # every seat is taken
     seat_id = re.search(r'/seats/(\d+)/free', host.get(f"/t/{token}").get_data(as_text=True)).group(1)
     assert thief.post(f"/t/{token}/join", {"seat": seat_id}, fetch=False).status_code == 409
     assert anna.post(f"/t/{token}/seats/{seat_id}/free", {}).status_code == 403
@@ -190,13 +191,13 @@ def test_undo_by_the_writer_until_the_next_entry(game, app):
     host, anna, ben, token = game
     anna.enter(token, F35)
     last = events_of(app, token).entries[-1][0].id
-    assert ben.post(f"/t/{token}/undo", {"target": last}).status_code == 403
-    assert anna.post(f"/t/{token}/undo", {"target": last}).status_code == 200
+    assert ben.write(f"/t/{token}/undo", {"target": last}).status_code == 403
+    assert anna.write(f"/t/{token}/undo", {"target": last}).status_code == 200
     assert events_of(app, token).entries == ()
     anna.enter(token, F35)
     first = events_of(app, token).entries[-1][0].id
     ben.enter(token, F35)
-    response = anna.post(f"/t/{token}/undo", {"target": first})
+    response = anna.write(f"/t/{token}/undo", {"target": first})
     assert response.status_code == 409 and "Only the last entry" in response.get_data(as_text=True)
     history = events_of(app, token).history
     assert [r.kind for r in history] == ["entry", "undo", "entry", "entry"]
@@ -208,10 +209,10 @@ def test_host_corrects_any_entry_and_history_shows_old_and_new(game, app):
     ben.enter(token, {"type": "score", "column": 1, "row": "1", "value": 3})
     first = events_of(app, token).entries[0][0].id
     # Anna wrote it and may fix it; Ben may not
-    assert ben.post(f"/t/{token}/correct", {"target": first, "event": json.dumps({"value": 30})}).status_code == 403
-    bad = host.post(f"/t/{token}/correct", {"target": first, "event": json.dumps({"value": 33})})
+    assert ben.write(f"/t/{token}/correct", {"target": first, "event": json.dumps({"value": 30})}).status_code == 403
+    bad = host.write(f"/t/{token}/correct", {"target": first, "event": json.dumps({"value": 33})})
     assert bad.status_code == 409 and "Row F takes" in bad.get_data(as_text=True)
-    ok = host.post(f"/t/{token}/correct", {"target": first, "event": json.dumps({"value": 30})})
+    ok = host.write(f"/t/{token}/correct", {"target": first, "event": json.dumps({"value": 30})})
     assert ok.status_code == 200
     played = events_of(app, token)
     assert played.entries[0][1]["value"] == 30
@@ -243,7 +244,7 @@ def test_read_only_board_cannot_write(game, app):
     viewer_page = anna.get(f"/b/{board_token}").get_data(as_text=True)
     assert "data-pick" not in viewer_page and "dice-pad" not in viewer_page
     assert anna.get(f"/b/{board_token}/board").status_code == 200
-    refused = anna.post(f"/b/{board_token}/entries", {"event": json.dumps(F35)})
+    refused = anna.write(f"/b/{board_token}/entries", {"event": json.dumps(F35)})
     assert refused.status_code == 403 and "read-only board" in refused.get_data(as_text=True)
 
 
@@ -260,7 +261,7 @@ def test_whole_game_settles_with_money_rematch_and_ledger(game, app):
     doc = json.loads(log.get_data(as_text=True))
     from scorekeeper.gamelog import replay
     assert replay(doc)["money"] == played.result["money"]
-    assert anna.post(f"/t/{token}/rematch", {}).status_code == 200
+    assert anna.write(f"/t/{token}/rematch", {}).status_code == 200
     assert events_of(app, token).row["number"] == 2
     play_out(anna, ben, token, app)
     board = anna.get(f"/t/{token}/board").get_data(as_text=True)
@@ -288,13 +289,13 @@ def test_teams_drawn_by_lot_for_four(phone, app):
     token = host.open_table(players=("Anna", "Ben", "Cleo", "Dora"))
     page = host.get(f"/t/{token}").get_data(as_text=True)
     assert "Draw pairs by lot" in page
-    assert host.post(f"/t/{token}/teams", {"action": "draw"}).status_code == 200
+    assert host.write(f"/t/{token}/teams", {"action": "draw"}).status_code == 200
     teams = events_of(app, token).header["teams"]
     assert sorted(p for t in teams for p in t["players"]) == ["Anna", "Ben", "Cleo", "Dora"]
     assert all(len(t["players"]) == 2 for t in teams)
     guest = phone()
     guest.join(token, "Anna")
-    assert guest.post(f"/t/{token}/teams", {"action": "draw"}).status_code == 403
+    assert guest.write(f"/t/{token}/teams", {"action": "draw"}).status_code == 403
 
 
 def test_live_stream_sends_the_board_and_resumes(game, app):
@@ -310,12 +311,16 @@ def test_live_stream_sends_the_board_and_resumes(game, app):
 
 
 def test_placements_light_up_the_cells(game):
+    """Five dice tapped: the tray offers every open cell they go to, best first."""
     host, anna, ben, token = game
-    response = anna.get(f"/t/{token}/escalero/placements?dice=3,3,3,2,2&served=1")
-    html = response.get_data(as_text=True)
-    assert response.status_code == 200
+    html = anna.tray(token, dice="3,3,3,2,2", served="1")
+    assert 'id="tray"' in html
     assert html.index('data-value="35"') < html.index('data-value="9"')
-    assert anna.get(f"/t/{token}/escalero/placements?dice=1,2").status_code == 400
+    full = [button["vals"] for button in writes(html, "/escalero/score")]
+    assert {"cell": "0:1:F", "value": 35} in [{k: v[k] for k in ("cell", "value")} for v in full]
+    # fewer than five dice: no cell is offered yet, the pad asks for the rest
+    fewer = anna.tray(token, dice="1,2")
+    assert "data-value=" not in fewer and "3 more" in fewer
 
 
 def test_oversized_request_is_refused(game):
@@ -325,14 +330,22 @@ def test_oversized_request_is_refused(game):
 
 
 def test_an_entry_made_on_a_board_that_moved_on_is_refused(game, app):
-    """Two phones entering the same round: the one that saw fewer entries is told so."""
+    """Two phones entering the same round: the one whose board showed an older change is told so."""
     host, anna, ben, token = game
-    seen = {"event": json.dumps(F35), "seen": "0"}
-    assert anna.post(f"/t/{token}/entries", seen).status_code == 200
-    late = host.post(f"/t/{token}/entries", {"event": json.dumps({**F35, "column": 2}), "seen": "0"})
+    change = host.board_change(token)
+    assert anna.board_change(token) == change
+    assert anna.enter(token, F35, change=change).status_code == 200
+    late = host.enter(token, {**F35, "column": 2}, change=change)
     assert late.status_code == 409 and "already entered by Anna" in late.get_data(as_text=True)
-    assert host.post(f"/t/{token}/entries", {"event": json.dumps({**F35, "column": 2}), "seen": "5"}).status_code == 409
+    # a change the board cannot have shown is no board either; none at all is refused too
+    assert host.enter(token, {**F35, "column": 2}, change="x").status_code == 400
+    assert host.post(f"/t/{token}/entries", {"event": json.dumps({**F35, "column": 2})}).status_code == 400
     assert len(events_of(app, token).entries) == 1
+    # the same phone's own entries since do not make its board stale (quick taps, an offline queue)
+    change = host.board_change(token)
+    assert host.enter(token, F35, change=change).status_code == 200  # for Ben
+    assert host.enter(token, {**F35, "column": 2}, change=change).status_code == 200  # for Anna
+    assert len(events_of(app, token).entries) == 3
 
 
 def test_a_scribe_writes_for_every_side_and_is_no_side(phone, app):

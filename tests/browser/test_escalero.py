@@ -35,7 +35,7 @@ def write(page, column, row, label):
 
 def wait_cells(page, count):
     page.wait_for_function(
-        "n => document.querySelectorAll('#board .pad tbody .v').length === n", arg=count)
+        "n => document.querySelectorAll('#board .pad tbody :is(.v, .written)').length === n", arg=count)
 
 
 def test_join_by_qr_and_play_live(server, browser, new_phone, tmp_path):

@@ -16,7 +16,7 @@ def shot(page, name):
 
 def tap_faces(page, faces):
     for face in faces:
-        page.locator(f'#tray [data-dice-pad] [data-face="{face}"]').click()
+        page.locator(f'#tray .dice-pad [data-face="{face}"]').click()
 
 
 def kept(page):
@@ -45,7 +45,7 @@ def test_a_turn_entered_throw_by_throw_from_a_phone(server, new_phone):
 
     # throw 1: six faces tapped (each shows at once), then the keep: every scoring die is kept first
     tap_faces(anna, [1, 5, 2, 3, 4])
-    expect(anna.locator("#tray [data-thrown] [data-take]")).to_have_count(5)
+    expect(anna.locator("#tray .thrown [data-take]")).to_have_count(5)
     tap_faces(anna, [6])
     dice = anna.locator("#tray [data-kq-pad] input[name=keep]")
     expect(dice).to_have_count(6)

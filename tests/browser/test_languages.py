@@ -131,7 +131,7 @@ def test_an_austrian_table_plays_escalero_in_german(server, new_phone, words):
     assert de("%(name)s's turn", name="Anna") in bernd.inner_text(".turn")
 
     # the dice pad shows poker faces too; five kings thrown light up the cells they could go to
-    king = anna.locator("[data-dice-pad] .die[data-face='5']")
+    king = anna.locator(".dice-pad .die[data-face='5']")
     assert king.inner_text() == "K"
     for _ in range(5):
         king.click()
@@ -140,7 +140,7 @@ def test_an_austrian_table_plays_escalero_in_german(server, new_phone, words):
     anna.click("#board button.cell:visible[data-column='1'][data-row='G']")
     bernd.wait_for_selector("#board td:has-text('50')", timeout=3000)
     # the provisional money, as Austria writes it: € first, a decimal comma
-    money = bernd.inner_text("#board tfoot .points")
+    money = bernd.inner_text("#board #points")
     assert re.search(r"€\s?25,00", money), money
     assert bernd.evaluate("document.documentElement.scrollWidth") <= 360
 

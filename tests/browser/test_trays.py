@@ -40,7 +40,7 @@ def test_a_kaques_pad_works_after_other_players_entries(server, new_phone):
     expect(cleo.locator(".kq-now .turn")).to_contain_text("Your turn!")
     cleo.locator(".kq-by-throw summary").click()
     tap_faces(cleo, [5, 2])
-    expect(cleo.locator("#tray [data-thrown] [data-take]")).to_have_count(2)
+    expect(cleo.locator("#tray .thrown [data-take]")).to_have_count(2)
     tap_faces(cleo, [3, 3, 4, 6])
     expect(kept(cleo)).to_have_count(1)  # the 5
     expect(cleo.locator("[data-kq-worth]")).to_contain_text("Keep +50")
@@ -61,7 +61,7 @@ def test_kaques_dice_of_an_abandoned_throw_are_gone_at_the_next_turn(server, new
     expect(ben.locator(".kq-now .turn")).to_contain_text("Your turn!")
     ben.locator(".kq-by-throw summary").click()
     tap_faces(ben, [2])
-    expect(ben.locator("#tray [data-thrown] [data-take]")).to_have_count(1)
+    expect(ben.locator("#tray .thrown [data-take]")).to_have_count(1)
     expect(ben.locator("#tray input[name=dice]")).to_have_value("2")
 
 
@@ -92,7 +92,7 @@ def test_a_refusal_keeps_what_was_tapped_and_shows_in_view(server, new_phone):
     anna.locator("[data-kq-total] button.primary").click()
     expect(anna.locator("#message")).to_contain_text("50")
     in_view(anna, "#message")
-    expect(anna.locator("#tray [data-thrown] [data-take]")).to_have_count(3)
+    expect(anna.locator("#tray .thrown [data-take]")).to_have_count(3)
     expect(anna.locator("[data-kq-total] input[name=points]")).to_have_value("355")
     host.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     host.locator("[data-kq-total] input[name=points]").fill("355")
@@ -107,9 +107,9 @@ def test_the_hint_starts_again_when_every_die_is_taken_back(server, new_phone):
     link = open_table(new_phone(), server, "escalero", ("Anna", "Ben"))
     anna = seat(new_phone, link, ("Anna",))["Anna"]
     anna.click("#tray [data-face='3']")
-    expect(anna.locator("#tray [data-thrown]")).to_have_attribute("data-left", "4 more")
-    anna.click("#tray [data-thrown] [data-take='0']")
-    expect(anna.locator("#tray [data-thrown]")).to_have_attribute("data-left", "tap five dice — or a cell")
+    expect(anna.locator("#tray .thrown")).to_have_attribute("data-left", "4 more")
+    anna.click("#tray .thrown [data-take='0']")
+    expect(anna.locator("#tray .thrown")).to_have_attribute("data-left", "tap five dice — or a cell")
 
 
 def test_a_cross_out_asks_once_more_a_value_does_not(server, new_phone):
@@ -129,15 +129,16 @@ def test_a_cross_out_asks_once_more_a_value_does_not(server, new_phone):
     wait_entries(anna, 2)
 
 
-def test_points_are_in_the_tray_during_play(server, new_phone):
-    """Friction: the sums and points sat under the tray during play."""
+def test_the_points_are_in_view_during_play(server, new_phone):
+    """Friction: the sums and points sat under the tray during play. The points row heads the
+    pad, in view above the tray when a turn begins."""
     link = open_table(new_phone(), server, "escalero", ("Anna", "Ben"), stake="0.50")
     anna, ben = seat(new_phone, link, ("Anna", "Ben")).values()
     write(anna, 1, "G", "80 served")
     wait_entries(ben, 1)
-    points = ben.locator("#tray .tray-points")
-    expect(points).to_contain_text("Anna +")
-    in_view(ben, "#tray .tray-points")
+    expect(ben.locator("#points")).to_contain_text("+")
+    in_view(ben, "#points")
+    assert ben.locator("#points").bounding_box()["y"] + 44 <= ben.locator("#tray").bounding_box()["y"]
 
 
 def test_a_new_link_midway_and_a_late_joiner_let_in_for_the_rematch(server, new_phone):
@@ -256,13 +257,13 @@ def test_four_friends_play_a_whole_kaques_game_throw_by_throw(server, new_phone)
         for dice, action in turns[name] if turn < 4 else [([1, 5, 2, 3, 4, 6], "again"), ([2, 2, 2, 3], "stop")]:
             taps = 0
             for face in dice:
-                page.locator(f'#tray [data-dice-pad] [data-face="{face}"]').click()
+                page.locator(f'#tray .dice-pad [data-face="{face}"]').click()
                 taps += 1
             page.locator("[data-kq-again]" if action == "again" else "[data-kq-stop]").click()
             taps += 1
             assert taps <= 7
             if action == "again":
-                expect(page.locator("#tray [data-dice-pad]")).to_be_visible()
+                expect(page.locator("#tray .dice-pad")).to_be_visible()
         following = phones[names[(turn + 1) % 4]]
         if turn < 4:
             expect(following.locator(".kq-now .turn")).to_contain_text("Your turn!")

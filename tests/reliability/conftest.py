@@ -128,8 +128,8 @@ class WebPhone:
         host, port = self.base.removeprefix("http://").split(":")
         body = urlencode(fields or {}, doseq=True) if fields is not None else None
         sent = {"Connection": "close", **(headers or {})}
-        if fetch:
-            sent.setdefault("X-Requested-With", "fetch")
+        if fetch:  # as htmx sends it
+            sent.setdefault("HX-Request", "true")
         if body is not None:
             sent["Content-Type"] = "application/x-www-form-urlencoded"
         with self.lock:
@@ -182,7 +182,7 @@ class WebPhone:
 
     def seat_id(self, token: str, name: str) -> str:
         page = self.get(f"/t/{token}").text
-        found = re.search(rf'name="seat" value="(\d+)">{re.escape(html.escape(name))}<', page)
+        found = re.search(rf'{{"seat": (\d+)}}[^>]*>{re.escape(html.escape(name))}<', page)
         assert found, f"no free seat for {name}"
         return found.group(1)
 
@@ -191,13 +191,27 @@ class WebPhone:
         assert reply.status == 303, (reply.status, reply.message)
         return reply
 
-    def seen(self, token: str) -> str:
-        """How many entries this phone's board shows now (what app.js sends with an entry)."""
-        found = re.search(r'data-entries="(\d+)"', self.get(f"/t/{token}/board").text)
+    def change(self, token: str) -> str:
+        """The change this phone's board shows now (the stamp every write of the page includes);
+        `token`: a join token, or a table's URL ("/b/<board token>")."""
+        base = token if token.startswith("/") else f"/t/{token}"
+        found = re.search(r'data-change="(\d+)"', self.get(f"{base}/board").text)
         return found.group(1) if found else ""
 
+    def write(self, path: str, fields=None, change=None) -> Reply:
+        """A write of a table (`path`: /t/<token>/… or /b/<token>/…) as the page sends it: with
+        the change its board shows (read now, unless given)."""
+        table = re.match(r"(/[tb]/[^/]+)/", path)
+        if change is None and table:
+            change = self.change(table.group(1))
+        return self.post(path, {"change": "" if change is None else str(change), **(fields or {})})
+
+    def tray(self, token: str, fields=None) -> Reply:
+        """This phone's tray for what it tapped (GET …/tray, as htmx asks)."""
+        return self.get(f"/t/{token}/tray?{urlencode(fields or {}, doseq=True)}", headers={"HX-Request": "true"})
+
     def enter(self, token: str, event: dict, idem: str | None = None, **extra) -> Reply:
-        extra.setdefault("seen", self.seen(token))
+        extra.setdefault("change", self.change(token))
         data = {"event": json.dumps(event), **{k: str(v) for k, v in extra.items()}}
         if idem:
             data["idem"] = idem

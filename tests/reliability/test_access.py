@@ -93,8 +93,7 @@ def world(phone, app):
     assert e["phones"]["Anna"].enter(e["token"], F35).status_code == 200
     assert k["phones"]["Anna"].enter(k["token"], {"type": "turn", "player": "Anna", "throws": [
         {"dice": [1, 5, 2, 2, 3, 4], "keep": [1, 5]}, {"dice": [5, 3, 3, 4], "keep": [5]}]}).status_code == 200
-    assert u["phones"]["Anna"].post(f"/t/{u['token']}/euchre/hand", {
-        "event": json.dumps({"type": "hand", "maker": "Anna", "tricks": 3}), "deal": "0"}).status_code == 200
+    assert u["phones"]["Anna"].write(f"/t/{u['token']}/euchre/hand", {"maker": "Anna", "tricks": "3"}).status_code == 200
     assert s["phones"]["Anna"].enter(s["token"], ROUND).status_code == 200
     out["fresh"] = host.open_table(game="escalero", players=("Anna", "Ben", "Cleo", "Dora"))
     # an imported game naming the Escalero table, for its host to confirm
@@ -112,27 +111,35 @@ ROUND = {"type": "round", "sides": {
 
 
 def requests_the_host_may_make(app, world) -> dict[str, tuple[str, dict]]:
-    """One legal request per state-changing route: (path, form)."""
+    """One legal request per state-changing route: (path, form), each made on the board of
+    the table as it stands (`change`, the race token every write of the page sends)."""
     t = {g: v["token"] for g, v in world["tables"].items()}
     last = {g: current(app, token).entries[-1][0].id for g, token in t.items()}
     seats = seat_ids(app, t["escalero"])
+    host = world["host"]
+    change = {token: host.board_change(token) for token in (*t.values(), world["fresh"])}
+
+    def on(token, form):
+        return {**form, "change": change[token]}
+
     return {
-        "table.enter": (f"/t/{t['escalero']}/entries", {"event": json.dumps({**F35, "player": "Ben"}),
-                                                        "seen": str(len(current(app, t["escalero"]).entries))}),
-        "table.draft": (f"/t/{t['kaques']}/draft", {"draft": json.dumps(
-            {"player": "Ben", "throws": [{"dice": [1, 2, 2, 3, 4, 6], "keep": [1]}]})}),
-        "table.undo": (f"/t/{t['escalero']}/undo", {"target": str(last["escalero"])}),
-        "table.correct": (f"/t/{t['escalero']}/correct", {"target": str(last["escalero"]),
-                                                             "event": json.dumps({"value": 30})}),
-        "table.rematch": (f"/t/{t['escalero']}/rematch", {}),
-        "table.teams": (f"/t/{world['fresh']}/teams", {"action": "draw"}),
-        "table.free_seat": (f"/t/{t['escalero']}/seats/{seats['Ben']}/free", {}),
-        "table.remove_phone": (f"/t/{t['escalero']}/seats/{seats['Ben']}/remove", {}),
-        "table.let_in": (f"/t/{t['escalero']}/seats/{seats['Ben']}/let-in", {"answer": "yes"}),
-        "table.settings": (f"/t/{t['escalero']}/settings", {"approve_seats": "on"}),
-        "euchre.hand": (f"/t/{t['euchre']}/euchre/hand", {"event": json.dumps(
-            {"type": "hand", "maker": "Ben", "tricks": 3}), "deal": "1"}),
-        "kaques.reopen": (f"/t/{t['kaques']}/kaques/reopen", {"target": str(last["kaques"])}),
+        "table.enter": (f"/t/{t['escalero']}/entries", on(t["escalero"], {"event": json.dumps({**F35, "player": "Ben"})})),
+        "escalero.score": (f"/t/{t['escalero']}/escalero/score", on(t["escalero"], {"cell": "1:1:F", "value": "35"})),
+        "kaques.turn": (f"/t/{t['kaques']}/kaques/turn", on(t["kaques"], {  # Ben keeps a 1 and throws again
+            "action": "again", "dice": "1,2,2,3,4,6", "keep": "0"})),
+        "table.undo": (f"/t/{t['escalero']}/undo", on(t["escalero"], {"target": str(last["escalero"])})),
+        "table.correct": (f"/t/{t['escalero']}/correct", on(t["escalero"], {"target": str(last["escalero"]),
+                                                                            "event": json.dumps({"value": 30})})),
+        "table.rematch": (f"/t/{t['escalero']}/rematch", on(t["escalero"], {})),
+        "table.teams": (f"/t/{world['fresh']}/teams", on(world["fresh"], {"action": "draw"})),
+        "table.free_seat": (f"/t/{t['escalero']}/seats/{seats['Ben']}/free", on(t["escalero"], {})),
+        "table.remove_phone": (f"/t/{t['escalero']}/seats/{seats['Ben']}/remove", on(t["escalero"], {})),
+        "table.let_in": (f"/t/{t['escalero']}/seats/{seats['Ben']}/let-in", on(t["escalero"], {"answer": "yes"})),
+        "table.settings": (f"/t/{t['escalero']}/settings", on(t["escalero"], {"approve_seats": "on"})),
+        "euchre.hand": (f"/t/{t['euchre']}/euchre/hand", on(t["euchre"], {"maker": "Ben", "tricks": "3"})),
+        "escoba.enter_round": (f"/t/{t['escoba']}/escoba/round", on(t["escoba"], {
+            "c0": "24", "o0": "7", "s0": "3", "seven": "0", "e0": "0", "e1": "0"})),
+        "escoba.escobas": (f"/t/{t['escoba']}/escoba/escobas", on(t["escoba"], {"side": "0", "delta": "1"})),
         "history.answer_claim": (f"/t/{t['escalero']}/claims/{claim_of(app, t['escalero'])}", {"answer": "confirm"}),
     }
 
@@ -146,9 +153,9 @@ def claim_of(app, token) -> int:
         conn.close()
 
 
-WRITES = {"table.enter", "table.draft", "table.undo", "table.correct", "table.rematch", "table.teams",
-          "table.free_seat", "table.remove_phone", "table.let_in", "table.settings", "euchre.hand", "kaques.reopen",
-          "history.answer_claim"}
+WRITES = {"table.enter", "table.undo", "table.correct", "table.rematch", "table.teams",
+          "table.free_seat", "table.remove_phone", "table.let_in", "table.settings", "escalero.score", "kaques.turn",
+          "euchre.hand", "escoba.enter_round", "escoba.escobas", "history.answer_claim"}
 
 
 def test_every_state_changing_route_is_classified(app):
@@ -208,18 +215,20 @@ def test_every_state_changing_route_needs_the_sessions_csrf_token(app, phone, wo
                                    ("another session's token", {**form, "csrf": other.csrf}, {}),
                                    ("a made-up token", {**form, "csrf": "x" * 43}, {}),
                                    ("another session's token in the header", form, {"X-CSRF-Token": other.csrf})):
-        response = host.client.post(path, data=fields, headers={"X-Requested-With": "fetch", **headers})
+        response = host.client.post(path, data=fields, headers={"HX-Request": "true", **headers})
         assert response.status_code == 403, (label, response.status_code)
         assert "expired" in response.get_data(as_text=True)
         assert snapshot(app) == before, f"{label} wrote through {endpoint}"
         figures.add(SECTION, "csrf_refusals")
     # with the session's own token (form field or header) it passes the CSRF check
-    response = host.client.post(path, data=form, headers={"X-Requested-With": "fetch", "X-CSRF-Token": host.csrf})
+    response = host.client.post(path, data=form, headers={"HX-Request": "true", "X-CSRF-Token": host.csrf})
     assert "expired" not in response.get_data(as_text=True)
 
 
-QUERIES = {"escalero.placements": "?dice=1,2,3,4,5", "escoba.preview": "?c0=20&o0=5&s0=2&seven=0",
-           "finder.finder": "?t=7o,8c&h=1e", "escoba.table_finder": "?t=7o&h=8b"}
+QUERIES = {"finder.finder": "?t=7o,8c&h=1e", "escoba.table_finder": "?t=7o&h=8b"}
+# the tray of each table with something tapped (GET …/tray): its every form is a page too
+TRAYS = {"escalero": "?dice=6,6,6,5,5&served=1", "kaques": "?dice=1,5,2,3,4,6", "euchre": "?maker=Ben&tricks=3",
+         "escoba": "?round=1&c0=20&o0=5&s0=2&seven=0"}
 
 
 def get_urls(app, world) -> list[str]:
@@ -237,7 +246,7 @@ def get_urls(app, world) -> list[str]:
             path = rule.rule
             for name in rule.arguments:
                 path = re.sub(rf"<(?:[^<>:]+:)?{name}>", values.get(name, "x"), path)
-            urls.append(path + QUERIES.get(rule.endpoint, ""))
+            urls.append(path + (TRAYS[game] if rule.endpoint == "table.tray" else QUERIES.get(rule.endpoint, "")))
     return sorted(set(urls))
 
 
@@ -262,8 +271,8 @@ def test_a_player_writes_only_for_their_own_side(app, world, figures):
     for response, reason in (
             (anna.enter(token, {"type": "turn", "player": "Ben", "points": 350}), "not your turn"),
             (anna.enter(token, {"type": "turn", "player": "Anna", "points": 350}), "not your turn"),
-            (anna.post(f"/t/{token}/draft", {"draft": json.dumps(
-                {"player": "Ben", "throws": [{"dice": [1, 2, 2, 3, 4, 6], "keep": [1]}]})}), "not your turn")):
+            (anna.write(f"/t/{token}/kaques/turn", {"action": "again", "dice": "1,2,2,3,4,6", "keep": "0"}),
+             "not your turn")):
         assert response.status_code == 403 and reason in response.get_data(as_text=True)
         figures.add(SECTION, "other_side_writes_refused")
     # Ben may not enter his turn as Anna's
@@ -275,7 +284,7 @@ def test_a_player_writes_only_for_their_own_side(app, world, figures):
     assert world["host"].enter(token, {"type": "turn", "player": "Ben", "points": 350}).status_code == 200
     # the writer of an entry may undo it, the other player may not
     last = current(app, token).entries[-1][0].id
-    assert anna.post(f"/t/{token}/undo", {"target": str(last)}).status_code == 403
+    assert anna.write(f"/t/{token}/undo", {"target": str(last)}).status_code == 403
     figures.add(SECTION, "other_side_writes_refused")
 
 
@@ -439,7 +448,7 @@ def test_names_with_markup_render_as_text_everywhere(app, phone, game, figures):
     host = phone()
     token = host.open_table(game=game, players=MARKUP)
     seats = dict((html_unescape(name), seat) for seat, name in re.findall(
-        r'name="seat" value="(\d+)">([^<]+)<', host.get(f"/t/{token}").get_data(as_text=True)))
+        r'{"seat": (\d+)}[^>]*>([^<]+)<', host.get(f"/t/{token}").get_data(as_text=True)))
     assert sorted(seats) == sorted(MARKUP)
     phones = {}
     for name in MARKUP:
@@ -447,7 +456,7 @@ def test_names_with_markup_render_as_text_everywhere(app, phone, game, figures):
         phones[name].get(f"/t/{token}")
         assert phones[name].post(f"/t/{token}/join", {"seat": seats[name]}, fetch=False).status_code == 303
     if game == "escoba":  # four players play in two pairs: drawn by lot, named after their players
-        assert host.post(f"/t/{token}/teams", {"action": "draw"}).status_code == 200
+        assert host.write(f"/t/{token}/teams", {"action": "draw"}).status_code == 200
     first = MARKUP[0]
     event = {"escalero": {**F35, "player": first}, "kaques": {"type": "turn", "player": first, "points": 350},
              "euchre": {"type": "hand", "maker": first, "tricks": 3},

@@ -163,7 +163,7 @@ def test_a_game_changed_after_it_named_the_table_does_not_count(app, phone, figu
         db = db_of(app)
         played = service.load(db, service.current_game(db, service.by_join_token(db, imported)["id"]))
         five = next(r.id for r, e in played.entries if e["player"] == "Anna" and e["row"] == "5")
-        assert importer.post(f"/t/{imported}/correct", {"target": str(five),
+        assert importer.write(f"/t/{imported}/correct", {"target": str(five),
                                                           "event": json.dumps({"value": 20})}).status_code == 200
 
     correct(logs["before"])

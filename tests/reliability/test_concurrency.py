@@ -1,25 +1,29 @@
 """Concurrency: many phones writing to one table at the same moment, across two worker processes.
 
 Each race sends, at one instant (threads released by a barrier, a new connection per request so
-the two gunicorn workers share them), exactly the fields the game's screen script would post:
-the same cell from the player's phone (a double tap) and the host's, the same deal from every
-phone, the same request resent with its idempotency key, the same undo, the same seat. The
-event log must stay a legal game — one entry per turn, no duplicate — and every loser must get
-a 4xx whose message says why.
+the two gunicorn workers share them), exactly the fields the page would post for a button its
+tray or board rendered — the button's values and idempotency key, the tray's form, the change
+the phone's board showed: the same cell from the player's phone (a double tap) and the host's,
+the same deal from every phone, the same request resent with its key, the same undo, the same
+seat. The event log must stay a legal game — one entry per turn, no duplicate — and every loser
+must get a 4xx whose message says why.
 """
 
 from __future__ import annotations
 
-import html
 import json
 import random
-import re
-import uuid
 
 import pytest
 
+from tests.support import form_fields, writes
+
 SECTION = "concurrency"
-ALREADY = ("already entered", "You entered this already")  # an entry made on a board that has moved on
+ALREADY = ("already entered",)  # an entry made on a board another phone has moved on
+# A game's route checks its form against the game as it stands before the race token is looked
+# at (service.write): a loser that arrives after the winner committed hears what the game is
+# now — another side's turn, the game over — rather than "already entered"; still a reason.
+TURN_MOVED_ON = ("write in their column", "The game is over")
 
 
 @pytest.fixture(scope="module")
@@ -46,30 +50,31 @@ def seat(kit, server):
     return make
 
 
-def fields_of(markup: str, marker: str) -> dict:
-    """The data-fields JSON of the first element with `marker`, as the page script reads it."""
-    found = re.search(marker + r'[^>]*?data-fields=(["\'])(.*?)\1', markup, re.S)
-    assert found, f"no {marker} with data-fields"
-    return json.loads(html.unescape(found.group(2)))
+def press(phone, token, button: dict, form: str | None = None, idem: str | None = None, **more):
+    """A tap on a button the page rendered, as htmx posts it: the button's values (with the
+    idempotency key rendered in them), the fields of the tray it sits in (`form`), CSRF, and
+    the change the phone's board shows (read now, before the race starts). Returns (who and
+    which key, the request to send)."""
+    data = dict(form_fields(form)) if form else {}
+    for name, value in button["vals"].items():
+        data[name] = value if isinstance(value, str) else json.dumps(value)
+    data["change"] = phone.change(token)
+    data.update(more)
+    if idem:
+        data["idem"] = idem
+    return (id(phone), data.get("idem")), lambda: phone.post(button["url"], data)
 
 
-def post_as_script(phone, url: str, fields: dict, idem: str | None = None):
-    """POST like app.js: every field a string (JSON for objects), an idempotency key, CSRF, and
-    for an entry the count of entries its board shows now (before the race starts)."""
-    if url.endswith("/entries") and "seen" not in fields:
-        fields = {**fields, "seen": phone.seen(url.split("/")[2])}
-    data = {k: v if isinstance(v, str) else json.dumps(v) for k, v in fields.items() if v is not None}
-    data["idem"] = idem or uuid.uuid4().hex
-    return lambda: phone.post(url, data)
-
-
-def judge(figures, replies, reasons: tuple[str, ...], winners: int = 1) -> list:
-    """Exactly `winners` answered 2xx; every other one a 4xx with one of the reasons."""
+def judge(figures, kit, sends, reasons: tuple[str, ...], winners: int = 1) -> list:
+    """Race the requests; exactly `winners` requests — counting the copies of one request (one
+    phone, one key: a double tap, a resend) once — answered 2xx; every other one a 4xx with one
+    of the reasons."""
+    replies = kit.race([call for _, call in sends])
     errors = [r for r in replies if isinstance(r, BaseException)]
     assert not errors, errors
-    won = [r for r in replies if 200 <= r.status < 400]
+    won = [(key, r) for (key, _), r in zip(sends, replies) if 200 <= r.status < 400]
     lost = [r for r in replies if not 200 <= r.status < 400]
-    assert len(won) == winners, [(r.status, r.message) for r in replies]
+    assert len({key for key, _ in won}) == winners, [(r.status, r.message) for r in replies]
     for reply in lost:
         assert 400 <= reply.status < 500, (reply.status, reply.text[:300])
         assert any(reason in reply.message for reason in reasons), reply.message
@@ -79,6 +84,12 @@ def judge(figures, replies, reasons: tuple[str, ...], winners: int = 1) -> list:
     return won
 
 
+def tray(phone, token, **fields) -> str:
+    reply = phone.tray(token, fields)
+    assert reply.status == 200, reply.text[:300]
+    return reply.text
+
+
 def test_same_cell_from_the_player_and_the_host(kit, server, seat, figures):
     """Escalero: the player double-taps a throw's cell while the host taps it for them."""
     token, host, phones = seat("escalero", ["Anna", "Ben"], columns=1)
@@ -86,14 +97,12 @@ def test_same_cell_from_the_player_and_the_host(kit, server, seat, figures):
     for number in range(rounds):
         played = kit.played_of(server.database, token)
         side = played.state.side_on_turn
-        # each phone asks where its throw could go and taps the best cell, as the screen does
-        offers = {who: phone.get(f"/t/{token}/escalero/placements?dice=6,6,6,5,5").text
-                  for who, phone in (("player", phones[side]), ("host", host))}
-        mine, hosts = (fields_of(offers[w], 'class="button option') for w in ("player", "host"))
-        url = f"/t/{token}/entries"
-        judge(figures, kit.race([post_as_script(phones[side], url, mine), post_as_script(phones[side], url, mine),
-                                 post_as_script(host, url, hosts)]),
-              (*ALREADY, "not your turn", "already written", "turn, not"))
+        # each phone taps the dice into its tray and the best cell it offers, as the screen does
+        offers = {who: tray(phone, token, dice="6,6,6,5,5") for who, phone in (("player", phones[side]), ("host", host))}
+        mine, hosts = (writes(offers[w], "/escalero/score")[0] for w in ("player", "host"))
+        tap = press(phones[side], token, mine, offers["player"])
+        judge(figures, kit, [tap, tap, press(host, token, hosts, offers["host"])],
+              (*ALREADY, *TURN_MOVED_ON, "not your turn", "already written", "turn, not"))
     played = kit.played_of(server.database, token)
     sides = [event["player"] for _, event in played.entries]
     assert len(sides) == rounds and sides == ["Anna", "Ben"] * (rounds // 2), sides  # one cell per turn
@@ -102,8 +111,8 @@ def test_same_cell_from_the_player_and_the_host(kit, server, seat, figures):
 
 def test_same_deal_from_every_phone(kit, server, seat, figures):
     """Euchre: anyone seated may enter a hand. For every deal, all five devices enter it at the
-    same moment, each sending its request twice with one idempotency key (a flaky network),
-    while three phones that never joined try too: 13 requests, one entry."""
+    same moment, each sending its request twice (a flaky network: one key), while three phones
+    that never joined post the hand's fields too: 13 requests, one entry."""
     token, host, phones = seat("euchre", ["Anna", "Ben", "Cleo", "Dora"])
     strangers = [kit.WebPhone(server.url) for _ in range(3)]
     for phone in strangers:
@@ -114,14 +123,18 @@ def test_same_deal_from_every_phone(kit, server, seat, figures):
         played = kit.played_of(server.database, token)
         if played.finished:
             break
-        board = host.get(f"/t/{token}/board").text
-        deal = re.search(r'data-hand-entry data-deal="(\d+)"', board).group(1)
-        calls = []
+        sends = []
         for device in [host, *phones.values(), *strangers]:
-            event = {"type": "hand", "maker": rng.choice(list(phones)), "tricks": rng.choice([3, 4, 5])}
-            send = post_as_script(device, f"/t/{token}/euchre/hand", {"event": event, "deal": deal})
-            calls += [send] if device in strangers else [send, send]  # the same request twice
-        judge(figures, kit.race(calls), (*ALREADY, "Join the table first"), winners=2)
+            chosen = {"maker": rng.choice(list(phones)), "tricks": str(rng.choice([3, 4, 5]))}
+            if device in strangers:  # no tray: the hand's fields, forged
+                sends.append(press(device, token, {"url": f"/t/{token}/euchre/hand", "vals": {}}, **chosen))
+                continue
+            picked = tray(device, token, **chosen)
+            confirm = [b for b in writes(picked, "/euchre/hand")]
+            assert len(confirm) == 1, picked[:500]
+            send = press(device, token, confirm[0], picked)
+            sends += [send, send]  # the same request twice
+        judge(figures, kit, sends, (*ALREADY, *TURN_MOVED_ON, "Join the table first"))
         deals += 1
         assert len(kit.played_of(server.database, token).entries) == deals
     played = kit.played_of(server.database, token)
@@ -136,14 +149,14 @@ def test_same_turn_from_the_player_and_the_host(kit, server, seat, figures):
     for number in range(rounds):
         played = kit.played_of(server.database, token)
         on_turn = played.state.on_turn
-        calls = []
-        for phone, points in ((phones[on_turn], 350), (phones[on_turn], 400), (host, 500)):
-            # the tray's total entry, as kaques.js posts it
-            player = re.search(r'data-kq-total data-url="[^"]+" data-player="([^"]+)"',
-                               phone.get(f"/t/{token}/board").text).group(1)
-            base = {"event": {"type": "turn", "player": html.unescape(player), "points": points}}
-            calls.append(post_as_script(phone, f"/t/{token}/entries", base))
-        judge(figures, kit.race(calls), (*ALREADY, "not your turn", "turn, not"))
+        sends = []
+        for phone, points in ((phones[on_turn], "350"), (phones[on_turn], "350"), (host, "500")):
+            # the tray's total entry: the points typed, then fertisch!
+            typed = tray(phone, token, points=points)
+            fertisch = [b for b in writes(typed, "/kaques/turn") if b["vals"]["action"] == "total"
+                        and "points" not in b["vals"]]
+            sends.append(press(phone, token, fertisch[0], typed))
+        judge(figures, kit, sends, (*ALREADY, "not your turn", "turn, not"))
     played = kit.played_of(server.database, token)
     assert [e["player"] for _, e in played.entries] == ["Anna", "Ben", "Cleo"] * (rounds // 3)
     figures.add(SECTION, "entries_written", rounds)
@@ -156,11 +169,11 @@ def test_same_round_from_every_phone(kit, server, seat, figures):
     for number in range(8):
         if kit.played_of(server.database, token).finished:
             break
-        calls = []
+        sends = []
         for index, device in enumerate([host, *phones.values()]):
-            preview = device.get(f"/t/{token}/escoba/preview?c0={18 + index}&o0=5&s0=2&e0=0&e1=0&seven=0").text
-            calls.append(post_as_script(device, f"/t/{token}/entries", fields_of(preview, "data-round-confirm")))
-        judge(figures, kit.race(calls), ALREADY)
+            form = tray(device, token, round="1", c0=18 + index, o0=5, s0=2, e0=0, e1=0, seven=0)
+            sends.append(press(device, token, writes(form, "/escoba/round")[0], form))
+        judge(figures, kit, sends, ALREADY)
         rounds += 1
     assert len(kit.played_of(server.database, token).entries) == rounds
     figures.add(SECTION, "entries_written", rounds)
@@ -171,10 +184,11 @@ def test_a_retry_storm_with_one_idempotency_key_writes_once(kit, server, seat, f
     token, host, phones = seat("escalero", ["Anna", "Ben"], columns=1)
     for number in range(8):
         side = kit.played_of(server.database, token).state.side_on_turn
-        offer = fields_of(phones[side].get(f"/t/{token}/escalero/placements?dice=1,2,3,4,6").text,
-                          'class="button option')
-        send = post_as_script(phones[side], f"/t/{token}/entries", offer, idem=f"storm-{number}")
-        judge(figures, kit.race([send] * 6), (), winners=6)
+        offers = tray(phones[side], token, dice="1,2,3,4,6")
+        send = press(phones[side], token, writes(offers, "/escalero/score")[0], offers)
+        assert send[0][1], "the button carries its idempotency key"
+        won = judge(figures, kit, [send] * 6, (), winners=1)
+        assert len(won) == 6
         assert len(kit.played_of(server.database, token).entries) == number + 1
     history = kit.played_of(server.database, token).history
     assert len(history) == 8  # no duplicate rows behind the scenes either
@@ -189,14 +203,18 @@ def test_undo_from_the_writer_and_the_host_at_once(kit, server, seat, figures):
         on_turn = kit.played_of(server.database, token).state.on_turn
         assert phones[on_turn].enter(token, {"type": "turn", "player": on_turn, "points": 100}).status == 200
         last = kit.played_of(server.database, token).entries[-1][0].id
-        url = f"/t/{token}/undo"
-        judge(figures, kit.race([post_as_script(phones[on_turn], url, {"target": str(last)}),
-                                 post_as_script(host, url, {"target": str(last)}),
-                                 post_as_script(host, url, {"target": str(last)})]),
-              ("Only the last entry", "nothing to undo"))
-        # and the same undo resent with its key: still one undo
-        resend = post_as_script(host, url, {"target": str(last)}, idem=f"undo-{number}")
-        again = kit.race([resend, resend, resend])
+
+        def undo(phone):
+            found = [b for b in writes(phone.get(f"/t/{token}/board").text, "/undo") if b["vals"]["target"] == last]
+            assert found, "an Undo for the last entry"
+            return found[0]
+
+        mine, hosts = undo(phones[on_turn]), undo(host)
+        judge(figures, kit, [press(phones[on_turn], token, mine), press(host, token, hosts), press(host, token, hosts)],
+              ("Only the last entry", "nothing to undo", "undone or corrected meanwhile"))
+        # and an undo resent with its key: still one undo
+        resend = press(host, token, hosts, idem=f"undo-{number}")
+        again = kit.race([resend[1]] * 3)
         assert all(r.status == 200 for r in again) or all(r.status == 409 for r in again), [r.status for r in again]
         assert kit.played_of(server.database, token).entries == ()
     undos = [r for r in kit.played_of(server.database, token).history if r.kind == "undo"]
@@ -213,17 +231,17 @@ def test_one_seat_many_phones(kit, server, figures):
     seat = strangers[0].seat_id(token, "Anna")
     for phone in strangers:
         phone.get(f"/t/{token}")
-    judge(figures, kit.race([lambda p=p: p.post(f"/t/{token}/join", {"seat": seat}, fetch=False)
-                             for p in strangers]), ("taken by another phone", "already sits"))
+    judge(figures, kit, [((id(p), None), lambda p=p: p.post(f"/t/{token}/join", {"seat": seat}, fetch=False))
+                         for p in strangers], ("taken by another phone", "already sits"))
     newcomers = [kit.WebPhone(server.url) for _ in range(6)]
     for phone in newcomers:
         phone.get(f"/t/{token}")
-    judge(figures, kit.race([lambda p=p: p.post(f"/t/{token}/join", {"name": "Zoe"}, fetch=False)
-                             for p in newcomers]), ("at the table twice",))
+    judge(figures, kit, [((id(p), None), lambda p=p: p.post(f"/t/{token}/join", {"name": "Zoe"}, fetch=False))
+                         for p in newcomers], ("at the table twice",))
     greedy = kit.WebPhone(server.url)
     ben = greedy.seat_id(token, "Ben")
-    judge(figures, kit.race([lambda: greedy.post(f"/t/{token}/join", {"seat": ben}, fetch=False),
-                             lambda: greedy.post(f"/t/{token}/join", {"name": "Eve"}, fetch=False)]),
+    judge(figures, kit, [(("seat", 1), lambda: greedy.post(f"/t/{token}/join", {"seat": ben}, fetch=False)),
+                         (("name", 2), lambda: greedy.post(f"/t/{token}/join", {"name": "Eve"}, fetch=False))],
           ("already sits",))
     players = kit.played_of(server.database, token).header["players"]
     assert players[:3] == ["Anna", "Ben", "Zoe"] and players[3:] in ([], ["Eve"]), players

@@ -3,7 +3,7 @@
 Several tables (all four games) are played at once through real HTTP against `scorekeeper serve`
 with two gevent workers. At random moments the whole server (master and workers) gets SIGKILL.
 While it is down, each phone keeps its unanswered entry and resends it with the same
-idempotency key, as app.js does. After every crash, before the restart, the database is
+idempotency key (and the board it shows now), as app.js does. After every crash, before the restart, the database is
 checked as it lies on disk: every entry whose POST was answered 2xx is there, nothing else is
 (except the one entry each phone was still waiting for), SQLite's integrity check is ok and
 every game folds through its rules. After the restart every board renders; at the end every
@@ -97,7 +97,7 @@ class Driver(threading.Thread):
             # a join resent after a crash may find the first one written: that is a success
             assert reply.status == 303 or "already sits as" in reply.message, reply.message
         if self.log.get("teams"):
-            reply, _ = self.send(lambda: host.post(f"/t/{token}/teams", {
+            reply, _ = self.send(lambda: host.write(f"/t/{token}/teams", {
                 "action": "set", "teams": json.dumps(self.log["teams"])}))
             assert reply.status == 200, reply.message
         for event in self.log["events"]:

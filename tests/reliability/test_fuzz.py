@@ -63,31 +63,29 @@ def world(tmp_path_factory):
         assert response.status_code == 303
         token = response.headers["Location"].rsplit("/", 1)[-1]
         page = host.get(f"/t/{token}").get_data(as_text=True)
-        seats = dict((name, seat) for seat, name in re.findall(r'name="seat" value="(\d+)">([^<]+)<', page))
+        seats = dict((name, seat) for seat, name in re.findall(r'{"seat": (\d+)}[^>]*>([^<]+)<', page))
         phones = {}
         for name in players:
             phones[name] = Phone(app)
             phones[name].get(f"/t/{token}")
-            assert phones[name].post(f"/t/{token}/join", {"seat": seats[name]}).status_code == 303
+            assert phones[name].post(f"/t/{token}/join", {"seat": seats[name]}, fetch=False).status_code == 303
         tables[game] = {"token": token, "board": re.search(r"/b/([\w-]+)", page).group(1),
                         "code": re.search(r"Code <b>([A-Z0-9]{6})</b>", page).group(1),
                         "seats": [int(s) for s in seats.values()], "phones": phones}
     # some history, so undo, correct, reopen and export have targets
     e, k, u, s = (tables[g] for g in ("escalero", "kaques", "euchre", "escoba"))
     made = []
-    for seen, (name, row) in enumerate((("Fenna", "F"), ("Gus", "F"), ("Fenna", "P"))):
-        made.append(e["phones"][name].post(f"/t/{e['token']}/entries", {"seen": str(seen), "event": json.dumps(
-            {"type": "score", "column": 1, "row": row, "value": 0})}))
-    for seen, name in enumerate(("Lou", "Mo")):
-        made.append(k["phones"][name].post(f"/t/{k['token']}/entries", {"seen": str(seen), "event": json.dumps(
-            {"type": "turn", "player": name, "throws": [{"dice": [1, 5, 2, 2, 3, 4], "keep": [1, 5]},
-                                                        {"dice": [5, 3, 3, 4], "keep": [5]}]})}))
-    made.append(host.post(f"/t/{u['token']}/euchre/hand", {"event": json.dumps(
-        {"type": "hand", "maker": "Hal", "tricks": 3})}))
-    made.append(host.post(f"/t/{s['token']}/entries", {"seen": "0", "event": json.dumps(
-        json.loads((LOGS / "escoba" / "two-players-to-21.json").read_text().replace('"anna"', '"Olga"')
-                   .replace('"Anna"', '"Olga"').replace('"BEN"', '"Pim"').replace('"Ben"', '"Pim"'))["events"][0]
-        | {"at": None, "by": None, "note": None})}))
+    for name, row in (("Fenna", "F"), ("Gus", "F"), ("Fenna", "P")):
+        made.append(e["phones"][name].enter(e["token"], {"type": "score", "column": 1, "row": row, "value": 0}))
+    for name in ("Lou", "Mo"):
+        made.append(k["phones"][name].enter(k["token"], {
+            "type": "turn", "player": name, "throws": [{"dice": [1, 5, 2, 2, 3, 4], "keep": [1, 5]},
+                                                       {"dice": [5, 3, 3, 4], "keep": [5]}]}))
+    made.append(host.write(f"/t/{u['token']}/euchre/hand", {"maker": "Hal", "tricks": "3"}))
+    made.append(host.enter(s["token"], json.loads(
+        (LOGS / "escoba" / "two-players-to-21.json").read_text().replace('"anna"', '"Olga"')
+        .replace('"Anna"', '"Olga"').replace('"BEN"', '"Pim"').replace('"Ben"', '"Pim"'))["events"][0]
+        | {"at": None, "by": None, "note": None}))
     assert [r.status_code for r in made] == [200] * len(made)
     # an imported game naming the Escalero table, for the host to confirm or dismiss
     seed = (LOGS / "escalero" / "seed-two-players.json").read_text().replace('"Anna"', '"Fenna"').replace('"Ben"', '"Gus"')
@@ -218,14 +216,25 @@ def encoded(values):
 
 ids = st.one_of(st.integers(-5, 60).map(str), junk_text,
                 st.sampled_from(["9" * 40, str(2 ** 63), "-0", "1e3", "0x10", " 7", "٣", "７"]))
-
-
-def drafts(game: str):
-    draft = st.fixed_dictionaries({}, optional={
-        "player": st.sampled_from(ALL_NAMES) | json_values,
-        "throws": EVENT_FIELDS["kaques"]["throws"] | json_values,
-        "escobas": st.dictionaries(st.sampled_from(ALL_NAMES), st.integers(-1, 30)) | json_values})
-    return st.one_of(draft, json_values, st.none())
+# the board a write was made on (the race token): mostly one the table may have shown
+changes = st.one_of(st.integers(0, 10 ** 6).map(str), ids)
+dice_text = junk_text | st.lists(st.integers(0, 7), max_size=7).map(lambda d: ",".join(map(str, d)))
+TRAY_FIELDS = {
+    # Escalero: the dice tapped, "served", a cell tapped or a written one to correct
+    "dice": dice_text, "served": junk_text, "pick": junk_text | st.builds(
+        lambda side, column, row: f"{side}:{column}:{row}", st.integers(-1, 4), st.integers(0, 4),
+        st.sampled_from(["1", "6", "S", "F", "P", "G", "GG", "7"])), "fix": ids,
+    # Jaques le Kaques: the dice kept (repeated), the keep before, the total typed
+    "keep": st.lists(ids, max_size=7), "was": junk_text, "redo": junk_text, "points": ids, "open": junk_text,
+    # Euchre: the hand being chosen
+    "maker": st.sampled_from(ALL_NAMES) | junk_text, "lone": st.sampled_from(ALL_NAMES) | junk_text,
+    "alone": junk_text, "defender": st.lists(st.sampled_from(ALL_NAMES) | junk_text, max_size=3),
+    "was_defender": junk_text, "trump": st.lists(st.sampled_from(["hearts", "spades", "clubs", "x"]), max_size=3),
+    "was_trump": junk_text, "tricks": ids, "redeal": junk_text, "reset": junk_text,
+    # Escoba: the round form (per side index) or the round to correct
+    "round": junk_text, "correct": ids, "seven": ids, "leftover": ids,
+    **{f"{kind}{side}": ids for kind in "cosef" for side in range(4)},
+}
 
 
 def form(**fields):
@@ -241,12 +250,11 @@ def route_strategies(game: str) -> dict:
     rules_text = st.fixed_dictionaries({}, optional={f"rule_{k}": junk_text for k in (
         "stake", "columns", "target", "deck", "first_dealer", "currency", "sweep_bonus", "shutout", "x")})
     return {
-        "table.enter": form(event=encoded(events(game)), seen=ids, idem=junk_text),
-        "table.draft": form(draft=encoded(drafts(game)), idem=junk_text),
-        "table.undo": form(target=ids, idem=junk_text),
-        "table.correct": form(target=ids, event=encoded(events(game)), idem=junk_text),
-        "table.rematch": form(),
-        "table.teams": form(action=st.sampled_from(["draw", "set", "clear"]) | junk_text,
+        "table.enter": form(event=encoded(events(game)), change=changes, idem=junk_text),
+        "table.undo": form(target=ids, change=changes, idem=junk_text),
+        "table.correct": form(target=ids, event=encoded(events(game)), change=changes, idem=junk_text),
+        "table.rematch": form(change=changes),
+        "table.teams": form(action=st.sampled_from(["draw", "set", "clear"]) | junk_text, change=changes,
                              teams=encoded(st.lists(st.fixed_dictionaries({
                                  "name": st.text(max_size=10), "players": st.lists(st.sampled_from(ALL_NAMES))}),
                                  max_size=3) | json_values)),
@@ -260,17 +268,23 @@ def route_strategies(game: str) -> dict:
             player=st.lists(junk_text, max_size=14), seating=st.sampled_from(["scribe", "players"]) | junk_text,
             scribe=junk_text), rules_text),
         "pages.join_by_code": form(code=junk_text | st.sampled_from(["abcdef", "ZZZZZZ", "A-B-C-D-E-F"])),
-        "euchre.hand": form(event=encoded(events("euchre")), deal=ids, idem=junk_text),
-        "kaques.reopen": form(target=ids, idem=junk_text),
+        "escalero.score": form(cell=TRAY_FIELDS["pick"], value=ids, dice=dice_text, served=junk_text,
+                               change=changes, idem=junk_text),
+        "kaques.turn": form(action=st.sampled_from(["again", "stop", "back", "total", "reopen", "correct"]) | junk_text,
+                            dice=dice_text, keep=TRAY_FIELDS["keep"], points=ids, target=ids, change=changes,
+                            idem=junk_text),
+        "euchre.hand": form(**{k: TRAY_FIELDS[k] for k in ("maker", "lone", "alone", "defender", "was_defender",
+                                                            "trump", "was_trump", "tricks", "redeal", "reset")},
+                            change=changes, idem=junk_text),
+        "escoba.enter_round": form(**{k: ids for k in ("c0", "o0", "s0", "e0", "e1", "f0", "f1", "c1", "o1", "s1",
+                                                        "e2", "f2", "seven", "leftover", "correct")},
+                                   change=changes, idem=junk_text),
+        "escoba.escobas": form(side=ids, delta=st.sampled_from(["1", "-1"]) | junk_text, change=changes),
         "history.answer_claim": form(answer=st.sampled_from(["confirm", "dismiss"]) | junk_text),
         "imports.import_log": form(text=log_texts, log=log_texts.map(lambda text: ("upload", text)),
                                    played_at=junk_text | st.sampled_from(CODES or ["ZZZZZZ"])),
         # reads: query arguments
-        "escalero.placements": form(dice=junk_text | st.lists(st.integers(0, 7), max_size=7).map(
-            lambda d: ",".join(map(str, d))), served=junk_text),
-        "escoba.preview": form(**{k: ids for k in ("c0", "o0", "s0", "e0", "e1", "f0", "f1", "seven",
-                                                    "leftover", "correct")}),
-        "escoba.round_form": form(correct=ids),
+        "table.tray": form(**TRAY_FIELDS),
         "finder.finder": form(t=junk_text, h=junk_text, m=junk_text),
         "escoba.table_finder": form(t=junk_text, h=junk_text, m=junk_text),
         "table.live": form(since=ids),
@@ -611,16 +625,17 @@ def test_faults_found_by_fuzzing_stay_fixed(world, figures):
     for response, status in (
             (newcomer.post(f"/t/{e['token']}/join", {"seat": "9" * 40}), 400),  # was OverflowError in SQLite
             (host.post(f"/t/{e['token']}/seats/{'9' * 30}/free"), 400),  # the same, in the URL
-            (host.post(f"/t/{e['token']}/entries", {"event": json.dumps({"type": ["score"]}), "seen": "3"}),
+            (host.write(f"/t/{e['token']}/entries", {"event": json.dumps({"type": ["score"]})}),
              409),  # was TypeError
             (host.post("/import", {"text": json.dumps({"format": "scorekeeper-log/1", "game": "escalero",
                                                         "players": [f"P{i}" for i in range(500)], "rules": {},
                                                         "events": []})}), 400)):  # was a 500-seat table
         assert response.status_code == status and readable(response), response.status_code
         figures.add(SECTION, "regressions_checked")
-    # forty nines of false captures in the Escoba preview: points past 28 digits, which the
-    # locale's number format rounded within too small a decimal context (InvalidOperation)
-    preview = host.get(f"/t/{world['tables']['escoba']['token']}/escoba/preview?c0=0&f1={'9' * 40}")
+    # forty nines of false captures in the Escoba preview (now the round form in the tray): points
+    # past 28 digits, which the locale's number format rounded within too small a decimal
+    # context (InvalidOperation)
+    preview = host.get(f"/t/{world['tables']['escoba']['token']}/tray?round=1&c0=0&f1={'9' * 40}")
     assert preview.status_code < 500
     figures.add(SECTION, "regressions_checked")
     # a live stream or a poll from a change past SQLite's integers: was OverflowError

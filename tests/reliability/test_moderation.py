@@ -12,7 +12,7 @@ import sys
 import time
 
 from scorekeeper import service, store
-from tests.support import ROOT
+from tests.support import ROOT, writes
 
 F35 = {"type": "score", "column": 1, "row": "F", "value": 35}
 SECTION = "moderation"
@@ -102,12 +102,16 @@ def test_the_host_removes_a_phone_for_good(app, phone, figures):
     mallory.join(token, "Mallory")
     host.enter(token, {**F35, "player": "Anna"})
     assert mallory.enter(token, {**F35, "row": "S", "value": 25}).status_code == 200
-    last = json.loads(re.search(r'data-fields=\'(\{"target": \d+\})\'', mallory.get(f"/t/{token}/board")
-                                .get_data(as_text=True)).group(1))["target"]
+    undo = writes(mallory.get(f"/t/{token}/board").get_data(as_text=True), "/undo")[0]
+    last = undo["vals"]["target"]
     mallory_seat = seat_id(app, token, "Mallory")
     assert host.post(f"/t/{token}/seats/{mallory_seat}/remove").status_code == 200
+    # its board says so, with no way to sit down again and nothing to write with
+    board = mallory.get(f"/t/{token}/board").get_data(as_text=True)
+    assert "The host has removed this phone from the table." in board
+    assert '{"seat": ' not in board and not writes(board) and '<form id="tray"' not in board
     # the cookie no longer undoes, writes or sits down again, at this game or the rematch
-    assert mallory.post(f"/t/{token}/undo", {"target": str(last)}).status_code == 403
+    assert mallory.press(token, undo).status_code == 403
     assert mallory.enter(token, {**F35, "column": 1, "row": "P", "value": 40}).status_code == 403
     again = mallory.post(f"/t/{token}/join", {"seat": str(mallory_seat)}, fetch=False)
     assert again.status_code == 403 and "removed this phone" in again.get_data(as_text=True)
@@ -211,7 +215,7 @@ def test_an_imported_game_is_folded_at_import_not_by_the_statistics(phone, monke
 
 
 def test_an_entry_must_say_which_board_it_was_made_on(app, phone, figures):
-    """Three phones posting one Escoba round without `seen` stored it three times."""
+    """Three phones posting one Escoba round without the board they saw stored it three times."""
     host, anna, ben = phone(), phone(), phone()
     token = host.open_table("escoba", players=("Anna", "Ben"))
     anna.join(token, "Anna")
@@ -221,7 +225,8 @@ def test_an_entry_must_say_which_board_it_was_made_on(app, phone, figures):
         "Ben": {"cards": 16, "coins": 3, "sevens": 1, "seven_of_coins": False, "escobas": 0}}}
     bare = anna.post(f"/t/{token}/entries", {"event": json.dumps(round_)})
     assert bare.status_code == 400 and "which board" in bare.get_data(as_text=True)
-    replies = [device.enter(token, round_, seen=0).status_code for device in (host, anna, ben)]
+    change = host.board_change(token)  # the board all three phones show
+    replies = [device.enter(token, round_, change=change).status_code for device in (host, anna, ben)]
     assert replies == [200, 409, 409]
     figures.add(SECTION, "same_round_refused", 2)
     db = db_of(app)
@@ -251,7 +256,7 @@ def test_deeply_nested_json_is_a_400_with_words(app, phone):
     surrogate = '{"type": "score", "player": "\\ud800", "column": 1, "row": "F", "value": 35}'
     for text in (deep, surrogate):  # a lone surrogate made the refusal page unencodable: a 500
         for path, field in (("entries", "event"), ("correct", "event"), ("teams", "teams")):
-            response = host.post(f"/t/{token}/{path}", {field: text, "seen": "0", "target": "1", "action": "set"})
+            response = host.write(f"/t/{token}/{path}", {field: text, "target": "1", "action": "set"})
             assert response.status_code == 400 and "could not be read" in response.get_data(as_text=True), path
     log = '{"format": "scorekeeper-log/1", "game": "escalero", "players": ["\\ud800", "B"], "rules": {}, "events": []}'
     imported = host.post("/import", {"text": log}, fetch=False)
