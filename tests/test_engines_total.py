@@ -237,3 +237,31 @@ def test_served_false_on_a_picture_row_is_accepted_and_says_nothing():
                                  "served": False})
     assert state.pads["Ben"][(1, escalero.Row.SIX)] == 0
 
+
+NINES = int("9" * 4300)  # the largest number a JSON document carries into Python
+BIG_POINTS = 5 * 10 ** 4299  # a multiple of 50 as large
+
+
+@pytest.mark.parametrize("game, rules, events, refusal", [
+    # two quick totals of 4,300 digits summed to one that no result could print (json.dumps:
+    # "Exceeds the limit (4300 digits) for integer string conversion")
+    ("kaques", {"target": 10 ** 6}, [{"type": "turn", "player": "Anna", "points": 100_000},
+                                 {"type": "turn", "player": "Ben", "points": BIG_POINTS}],
+     "event 2: points: a turn scores at most 100000, not 5000000000000000000000000000000000000..."),
+    ("escoba", {}, [{"type": "round", "false_captures": {"Ben": NINES}, "sides": {
+        "Anna": {"cards": 24, "coins": 7, "sevens": 3, "seven_of_coins": True, "escobas": 2},
+        "Ben": {"cards": 16, "coins": 3, "sevens": 1, "seven_of_coins": False, "escobas": 0}}}],
+     "event 1: false_captures: Ben's count must be a whole number from 1 to 20, not "
+     "9999999999999999999999999999999999999... (leave out a side without false captures)"),
+    ("escoba", {}, [{"type": "round", "sides": {
+        "Anna": {"cards": NINES, "coins": 7, "sevens": 3, "seven_of_coins": True, "escobas": 2},
+        "Ben": {"cards": NINES, "coins": 3, "sevens": 1, "seven_of_coins": False, "escobas": 0}}}],
+     "event 1: sides: Anna's cards must be a whole number from 0 to 40, not 9999999999999999999999999999999999999..."),
+])
+def test_no_number_adds_up_past_what_a_result_can_print(game, rules, events, refusal):
+    from scorekeeper.gamelog import LogError, replay
+
+    doc = {"format": "scorekeeper-log/1", "game": game, "players": ["Anna", "Ben"], "rules": rules, "events": events}
+    with pytest.raises(LogError) as refused:
+        replay(json.loads(json.dumps(doc)))
+    assert str(refused.value) == refusal
