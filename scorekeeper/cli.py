@@ -176,7 +176,9 @@ def restore(file: str) -> None:
 
     Refused while the server runs on it; the backup must pass SQLite's integrity check; the
     stale -wal and -shm a crash leaves beside the database are removed, and the backup is
-    swapped in atomically. Keep instance/secret_key: it signs the phones' cookies.
+    swapped in atomically. The live updates' clock goes on from the replaced database: phones
+    still open get the whole board as restored. Keep instance/secret_key: it signs the phones'
+    cookies.
     """
     from flask import current_app
 
