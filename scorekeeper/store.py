@@ -170,6 +170,8 @@ def connect(path: str, folds: FoldCache | None = None, limits: dict[str, Any] | 
     """A connection with the durability settings every process must use; `folds`, the fold
     cache to share with the app's other connections to the same file (a new one if None);
     `limits`, the app's own numbers for the service's limits."""
+    if path != ":memory:" and not path.startswith("file:"):
+        create_private(path)
     conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
     conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
     conn.execute("PRAGMA foreign_keys = ON")
@@ -177,6 +179,28 @@ def connect(path: str, folds: FoldCache | None = None, limits: dict[str, Any] | 
     db.enable_wal()
     conn.execute("PRAGMA synchronous = FULL")  # fsync at every commit, WAL included
     return db
+
+
+PRIVATE = 0o600  # the database holds every table's devices and join tokens: its owner's only
+
+
+def create_private(path: str) -> None:
+    """Create the database file, readable and writable by its owner only, before SQLite does
+    (with 0644, world-readable); SQLite gives its -wal and -shm the database's mode."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE))
+    except FileExistsError:
+        pass
+
+
+def keep_private(database: str) -> None:
+    """Make a database made before (and its -wal, -shm) its owner's only, at every start."""
+    for path in (database, database + "-wal", database + "-shm"):
+        try:
+            if os.stat(path).st_mode & 0o077:
+                os.chmod(path, PRIVATE)
+        except (FileNotFoundError, PermissionError):
+            pass
 
 
 def serving_lock(database: str, exclusive: bool = False) -> int | None:

@@ -5,6 +5,8 @@ header, cookies that expire and go only over HTTPS there, and short codes that e
 from __future__ import annotations
 
 import re
+import time
+from pathlib import Path
 
 import pytest
 
@@ -177,3 +179,36 @@ def test_the_caps_are_off_behind_a_trusted_proxy(monkeypatch):
     assert worker.rate_from_environment(1) == (4.0, 12.0) and worker.cap_from_environment(1) == 3
     assert worker.address_key(("2001:db8:1:2::7", 5000, 0, 0)) == "2001:db8:1:2::/64"
     assert worker.address_key(("::ffff:10.0.0.9", 5000, 0, 0)) == "10.0.0.9"
+
+
+# --- issue 25: the caps of the whole server, a body's time, the open files, the bind ----------
+
+
+def test_the_database_is_its_owners_only(tmp_path):
+    """The database was world-readable (0644): devices, join tokens. Now created 0600, with its
+    -wal and -shm, its backups and a restored copy; one made before is made so at start."""
+    import os
+    import stat
+
+    from scorekeeper.cli import cli
+
+    mode = lambda path: stat.S_IMODE(os.stat(path).st_mode)
+    old = os.umask(0o022)
+    try:
+        app = make_app(tmp_path / "instance")
+        database = app.config["DATABASE"]
+        Phone(app).open_table("escalero", players=("Anna", "Ben"))
+        assert {mode(p) for p in (database, database + "-wal", database + "-shm")} == {0o600}
+        backup = tmp_path / "backup.db"
+        assert app.test_cli_runner().invoke(cli, ["backup", str(backup)]).exit_code == 0
+        assert mode(backup) == 0o600
+        earlier = tmp_path / "earlier" / "test.db"
+        earlier.parent.mkdir()
+        store.connect(str(earlier)).conn.close()
+        os.chmod(earlier, 0o644)  # as SQLite made them before
+        make_app(tmp_path / "earlier")
+        assert mode(earlier) == 0o600
+        store.restore(str(backup), str(earlier))
+        assert mode(earlier) == 0o600
+    finally:
+        os.umask(old)
