@@ -118,9 +118,10 @@ def import_command(file: str, played_at: str | None) -> None:
 def backup(file: str) -> None:
     """Copy the live database to FILE, consistently, while the server keeps running.
 
-    The copy is one self-contained SQLite file, checked before it replaces FILE: FILE always
-    holds a whole backup, the new one or the one it had. To restore, stop the server and copy
-    FILE to instance/scorekeeper.db.
+    The copy is one self-contained SQLite file, readable by its owner only, checked before it
+    replaces FILE: FILE always holds a whole backup, the new one or the one it had. To restore
+    it, stop the server and run `scorekeeper restore FILE` (never copy it over the database: a
+    crash's -wal beside it would be replayed into the copy).
     """
     import os
     import sqlite3
