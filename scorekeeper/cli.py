@@ -57,11 +57,15 @@ def replay(file: str) -> None:
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535), help="Port to listen on.")
 @click.option("--workers", default=2, show_default=True, type=click.IntRange(1, 64),
               help="Worker processes (each holds thousands of live phones).")
-def serve(host: str, port: int, workers: int) -> None:
+@click.option("--firewalled-to-proxy", "firewalled", is_flag=True,
+              help="With TRUSTED_PROXIES on an address other than the loopback: a firewall lets only "
+                   "the proxy reach this port (else anyone could forge X-Forwarded-For, and serve "
+                   "refuses to start). Also SCOREKEEPER_FIREWALLED_TO_PROXY=1.")
+def serve(host: str, port: int, workers: int, firewalled: bool) -> None:
     """Start the production server and print the address phones should open, with a QR code."""
     from .serve import run
 
-    run(host, port, workers)
+    run(host, port, workers, firewalled)
 
 
 @cli.command("export")
