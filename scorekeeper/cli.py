@@ -62,7 +62,12 @@ def replay(file: str) -> None:
                    "the proxy reach this port (else anyone could forge X-Forwarded-For, and serve "
                    "refuses to start). Also SCOREKEEPER_FIREWALLED_TO_PROXY=1.")
 def serve(host: str, port: int, workers: int, firewalled: bool) -> None:
-    """Start the production server and print the address phones should open, with a QR code."""
+    """Start the production server and print the address phones should open, with a QR code.
+
+    One address holds at most 64 connections and makes 10 requests a second (a burst of 20) of
+    the whole server, a request's body must arrive within 20 s, and the open-files limit is
+    raised to the hard limit (docs/deploy.md).
+    """
     from .serve import run
 
     run(host, port, workers, firewalled)

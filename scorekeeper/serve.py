@@ -89,25 +89,40 @@ def run(host: str, port: int, workers: int, firewalled: bool = False) -> None:
     from gunicorn.app.base import BaseApplication
 
     from . import create_app, store
-    from .worker import CappedGeventWorker, cap_from_environment, rate_from_environment
+    from .worker import (
+        REFUSING,
+        AddressTable,
+        CappedGeventWorker,
+        body_seconds_from_environment,
+        cap_from_environment,
+        connections_within,
+        raise_open_files_limit,
+        rate_from_environment,
+    )
 
     config = create_app().config
     hops = int(config.get("TRUSTED_PROXIES") or os.environ.get("SCOREKEEPER_TRUSTED_PROXIES") or 0)
     refusal = proxies_refusal(hops, host, port, firewalled or os.environ.get(FIREWALLED, "") not in ("", "0"))
     if refusal:
         raise click.ClickException(refusal)
-    # one address holds at most so many connections of a worker and makes so many requests a
+    # one address holds at most so many connections of the server and makes so many requests a
     # second (not behind a proxy, whose address every connection has, and which limits both):
-    # a phone's slowloris or flood no longer takes every connection or the CPU (scorekeeper/worker.py)
+    # a phone's slowloris or flood no longer takes every connection or the CPU (scorekeeper/worker.py);
+    # counted in memory shared by every worker, made here, before they are forked
     CappedGeventWorker.cap = cap_from_environment(hops)
     CappedGeventWorker.rate, CappedGeventWorker.burst = rate_from_environment(hops)
+    CappedGeventWorker.body_seconds = body_seconds_from_environment()
+    CappedGeventWorker.table = table = AddressTable(workers, CappedGeventWorker.rate, CappedGeventWorker.burst)
+    # a worker's connections stay below its open-files limit (raised to the hard limit here, for
+    # the workers to inherit): past them a 503 with words, not a server out of descriptors
+    CappedGeventWorker.most_open = connections_within(raise_open_files_limit())
 
     class Server(BaseApplication):
         def load_config(self) -> None:
             self.cfg.set("bind", f"[{host}]:{port}" if ":" in host else f"{host}:{port}")
             self.cfg.set("workers", workers)
             self.cfg.set("worker_class", CappedGeventWorker)
-            self.cfg.set("worker_connections", 10000)
+            self.cfg.set("worker_connections", CappedGeventWorker.most_open + REFUSING)
             self.cfg.set("timeout", 60)
             self.cfg.set("graceful_timeout", 5)
             self.cfg.set("keepalive", 75)
@@ -115,6 +130,7 @@ def run(host: str, port: int, workers: int, firewalled: bool = False) -> None:
             self.cfg.set("errorlog", "-")
             self.cfg.set("loglevel", "warning")
             self.cfg.set("post_worker_init", lambda worker: tend_collector())
+            self.cfg.set("child_exit", lambda server, worker: table.release(worker.pid))
 
         def load(self):
             app = create_app()
