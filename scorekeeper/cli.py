@@ -57,11 +57,20 @@ def replay(file: str) -> None:
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535), help="Port to listen on.")
 @click.option("--workers", default=2, show_default=True, type=click.IntRange(1, 64),
               help="Worker processes (each holds thousands of live phones).")
-def serve(host: str, port: int, workers: int) -> None:
-    """Start the production server and print the address phones should open, with a QR code."""
+@click.option("--firewalled-to-proxy", "firewalled", is_flag=True,
+              help="With TRUSTED_PROXIES on an address other than the loopback: a firewall lets only "
+                   "the proxy reach this port (else anyone could forge X-Forwarded-For, and serve "
+                   "refuses to start). Also SCOREKEEPER_FIREWALLED_TO_PROXY=1.")
+def serve(host: str, port: int, workers: int, firewalled: bool) -> None:
+    """Start the production server and print the address phones should open, with a QR code.
+
+    One address holds at most 64 connections and makes 10 requests a second (a burst of 20) of
+    the whole server, a request's body must arrive within 20 s, and the open-files limit is
+    raised to the hard limit (docs/deploy.md).
+    """
     from .serve import run
 
-    run(host, port, workers)
+    run(host, port, workers, firewalled)
 
 
 @cli.command("export")
@@ -118,9 +127,10 @@ def import_command(file: str, played_at: str | None) -> None:
 def backup(file: str) -> None:
     """Copy the live database to FILE, consistently, while the server keeps running.
 
-    The copy is one self-contained SQLite file, checked before it replaces FILE: FILE always
-    holds a whole backup, the new one or the one it had. To restore, stop the server and copy
-    FILE to instance/scorekeeper.db.
+    The copy is one self-contained SQLite file, readable by its owner only, checked before it
+    replaces FILE: FILE always holds a whole backup, the new one or the one it had. To restore
+    it, stop the server and run `scorekeeper restore FILE` (never copy it over the database: a
+    crash's -wal beside it would be replayed into the copy).
     """
     import os
     import sqlite3
@@ -176,7 +186,9 @@ def restore(file: str) -> None:
 
     Refused while the server runs on it; the backup must pass SQLite's integrity check; the
     stale -wal and -shm a crash leaves beside the database are removed, and the backup is
-    swapped in atomically. Keep instance/secret_key: it signs the phones' cookies.
+    swapped in atomically. The live updates' clock goes on from the replaced database: phones
+    still open get the whole board as restored. Keep instance/secret_key: it signs the phones'
+    cookies.
     """
     from flask import current_app
 

@@ -7,6 +7,7 @@ several workers share the load, and the live watcher keeps their streams in step
 from __future__ import annotations
 
 import io
+import ipaddress
 
 import click
 import qrcode
@@ -58,28 +59,70 @@ def tend_collector(freeze_every: float = 5.0, thaw_every: float = 600.0) -> None
     atexit.register(lambda: (gc.unfreeze(), gc.collect()))
 
 
-def run(host: str, port: int, workers: int, instance: str | None = None) -> None:
+def is_loopback(host: str) -> bool:
+    """Whether `host` (a bind address) takes connections from this machine only."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+FIREWALLED = "SCOREKEEPER_FIREWALLED_TO_PROXY"
+
+
+def proxies_refusal(hops: int, host: str, port: int, firewalled: bool) -> str | None:
+    """Why trusted proxies may not be believed on this bind, in one line (None: they may).
+    `TRUSTED_PROXIES` believes X-Forwarded-For: on a port anyone reaches, anyone forges it and
+    every limit that counts addresses is off (issue 25: 25 wrong codes, 40 tables in seconds)."""
+    if not hops or is_loopback(host) or firewalled:
+        return None
+    return (f"TRUSTED_PROXIES believes X-Forwarded-For, which anyone reaching {host}:{port} can forge: "
+            f"serve on --host 127.0.0.1 behind the proxy, or add --firewalled-to-proxy ({FIREWALLED}=1) "
+            f"when a firewall lets only the proxy reach this port")
+
+
+def run(host: str, port: int, workers: int, firewalled: bool = False) -> None:
     import os
 
     from gunicorn.app.base import BaseApplication
 
     from . import create_app, store
-    from .worker import CappedGeventWorker, cap_from_environment, rate_from_environment
+    from .worker import (
+        REFUSING,
+        AddressTable,
+        CappedGeventWorker,
+        body_seconds_from_environment,
+        cap_from_environment,
+        connections_within,
+        raise_open_files_limit,
+        rate_from_environment,
+    )
 
     config = create_app().config
-    # one address holds at most so many connections of a worker and makes so many requests a
-    # second (not behind a proxy, whose address every connection has, and which limits both):
-    # a phone's slowloris or flood no longer takes every connection or the CPU (scorekeeper/worker.py)
     hops = int(config.get("TRUSTED_PROXIES") or os.environ.get("SCOREKEEPER_TRUSTED_PROXIES") or 0)
+    refusal = proxies_refusal(hops, host, port, firewalled or os.environ.get(FIREWALLED, "") not in ("", "0"))
+    if refusal:
+        raise click.ClickException(refusal)
+    # one address holds at most so many connections of the server and makes so many requests a
+    # second (not behind a proxy, whose address every connection has, and which limits both):
+    # a phone's slowloris or flood no longer takes every connection or the CPU (scorekeeper/worker.py);
+    # counted in memory shared by every worker, made here, before they are forked
     CappedGeventWorker.cap = cap_from_environment(hops)
     CappedGeventWorker.rate, CappedGeventWorker.burst = rate_from_environment(hops)
+    CappedGeventWorker.body_seconds = body_seconds_from_environment()
+    CappedGeventWorker.table = table = AddressTable(workers, CappedGeventWorker.rate, CappedGeventWorker.burst)
+    # a worker's connections stay below its open-files limit (raised to the hard limit here, for
+    # the workers to inherit): past them a 503 with words, not a server out of descriptors
+    CappedGeventWorker.most_open = connections_within(raise_open_files_limit())
 
     class Server(BaseApplication):
         def load_config(self) -> None:
             self.cfg.set("bind", f"[{host}]:{port}" if ":" in host else f"{host}:{port}")
             self.cfg.set("workers", workers)
             self.cfg.set("worker_class", CappedGeventWorker)
-            self.cfg.set("worker_connections", 10000)
+            self.cfg.set("worker_connections", CappedGeventWorker.most_open + REFUSING)
             self.cfg.set("timeout", 60)
             self.cfg.set("graceful_timeout", 5)
             self.cfg.set("keepalive", 75)
@@ -87,6 +130,7 @@ def run(host: str, port: int, workers: int, instance: str | None = None) -> None
             self.cfg.set("errorlog", "-")
             self.cfg.set("loglevel", "warning")
             self.cfg.set("post_worker_init", lambda worker: tend_collector())
+            self.cfg.set("child_exit", lambda server, worker: table.release(worker.pid))
 
         def load(self):
             app = create_app()

@@ -186,6 +186,8 @@ def connect(path: str, folds: FoldCache | None = None, limits: dict[str, Any] | 
     """A connection with the durability settings every process must use; `folds`, the fold
     cache to share with the app's other connections to the same file (a new one if None);
     `limits`, the app's own numbers for the service's limits."""
+    if path != ":memory:" and not path.startswith("file:"):
+        create_private(path)
     conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
     conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
     conn.execute("PRAGMA foreign_keys = ON")
@@ -193,6 +195,28 @@ def connect(path: str, folds: FoldCache | None = None, limits: dict[str, Any] | 
     db.enable_wal()
     conn.execute("PRAGMA synchronous = FULL")  # fsync at every commit, WAL included
     return db
+
+
+PRIVATE = 0o600  # the database holds every table's devices and join tokens: its owner's only
+
+
+def create_private(path: str) -> None:
+    """Create the database file, readable and writable by its owner only, before SQLite does
+    (with 0644, world-readable); SQLite gives its -wal and -shm the database's mode."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE))
+    except FileExistsError:
+        pass
+
+
+def keep_private(database: str) -> None:
+    """Make a database made before (and its -wal, -shm) its owner's only, at every start."""
+    for path in (database, database + "-wal", database + "-shm"):
+        try:
+            if os.stat(path).st_mode & 0o077:
+                os.chmod(path, PRIVATE)
+        except (FileNotFoundError, PermissionError):
+            pass
 
 
 def serving_lock(database: str, exclusive: bool = False) -> int | None:
@@ -208,12 +232,48 @@ def serving_lock(database: str, exclusive: bool = False) -> int | None:
     return descriptor
 
 
+def last_change_ever(database: str) -> int | None:
+    """The highest change id the database at `database` has given: the newest id any phone's
+    live stream may have been sent (read with its -wal, where a crash leaves the newest). 0
+    when there is no database; None when it cannot be read (a damaged file)."""
+    if not os.path.exists(database):
+        return 0
+    try:
+        conn = sqlite3.connect(database, timeout=5)
+        try:
+            return conn.execute("SELECT coalesce(max(id), 0) FROM changes").fetchone()[0]
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return None
+
+
+def carry_the_clock(conn: sqlite3.Connection, floor: int) -> int:
+    """In a restored database: every table gets a change above `floor` (and above the file's
+    own), so that no change id goes back for a phone. A phone's stream reconnecting with the
+    id it saw before the restore then gets the whole board at once, as the restored file has it
+    (entries the backup lacks are gone from it), with an id above any it was sent, and every
+    later change is newer still: `changes.id` is an INTEGER PRIMARY KEY, the next one is the
+    largest plus 1, and nothing deletes changes. A marker row (no table) holds the clock in a
+    file without tables. Returns the newest change id."""
+    start = max(floor, conn.execute("SELECT coalesce(max(id), 0) FROM changes").fetchone()[0]) + 1
+    tables = [table_id for (table_id,) in conn.execute("SELECT id FROM tables ORDER BY id")]
+    conn.execute("BEGIN IMMEDIATE")
+    conn.execute("INSERT INTO changes (id, table_id) VALUES (?, NULL)", [start])
+    conn.executemany("INSERT INTO changes (id, table_id) VALUES (?, ?)",
+                     ((start + number, table_id) for number, table_id in enumerate(tables, 1)))
+    conn.execute("COMMIT")
+    return start + len(tables)
+
+
 def restore(backup: str, database: str) -> None:
     """Put a backup in the place of the database, while no server runs on it: the backup must
     pass SQLite's integrity check; the database's stale -wal and -shm (a crash leaves them) go,
     or SQLite would replay them into the restored file; the copy is written beside the
     database, synced and renamed into place, so the database is always the old or the new one.
-    RuntimeError (one line for the command) when it cannot."""
+    The live streams' clock goes on from the replaced database's (`carry_the_clock`); when that
+    one cannot be read, from the time in milliseconds, above any count of changes a server
+    makes between two restores. RuntimeError (one line for the command) when it cannot."""
     descriptor = serving_lock(database, exclusive=True)
     if descriptor is None:
         raise RuntimeError("a server is running on this database: stop it first")
@@ -228,13 +288,19 @@ def restore(backup: str, database: str) -> None:
             check.close()
         if not ok or not {"tables", "games", "events"} <= tables:
             raise RuntimeError(f"{backup} is not a whole Scorekeeper database (SQLite's integrity check)")
+        floor = last_change_ever(database)
+        if floor is None:
+            floor = time.time_ns() // 1_000_000
         handle, temporary = tempfile.mkstemp(prefix=".restore-", suffix=".db", dir=os.path.dirname(database))
         os.close(handle)
         try:
             shutil.copyfile(backup, temporary)
-            copy = sqlite3.connect(temporary)
-            copy.execute("PRAGMA journal_mode = DELETE")  # the backup's own WAL state stays behind
-            copy.close()
+            copy = sqlite3.connect(temporary, isolation_level=None)
+            try:
+                copy.execute("PRAGMA journal_mode = DELETE")  # the backup's own WAL state stays behind
+                carry_the_clock(copy, floor)
+            finally:
+                copy.close()
             with open(temporary, "rb") as written:
                 os.fsync(written.fileno())
             for stale in (database + "-wal", database + "-shm"):

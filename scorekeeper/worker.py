@@ -1,52 +1,83 @@
-"""The gevent worker of `scorekeeper serve`: a cap on the connections one address holds, and on
-the requests it makes.
+"""The gevent worker of `scorekeeper serve`: caps on the connections one address holds and on
+the requests it makes, counted across the server's workers; a bound on the wait for a request's
+body; a cap on a worker's connections below its open-files limit.
 
 gunicorn's gevent worker holds up to `worker_connections` connections, each a greenlet, and
 stops accepting when they are all taken. Request heads must arrive within `keepalive` seconds,
 but nothing else bounds a slow client: one address that opens thousands of half-sent requests
 (slowloris) or POSTs that never send their promised body takes every connection, and the server
-answers nobody (issue 16: 21,000 from one address). Here each worker process counts the open
-connections of each address (IPv6 by its /64, like the limits) and answers a connection past the
-cap with a 429 and closes it at once, before reading anything: one address then holds at most
-`cap` connections of each worker. A phone needs a few (its live board and a request or two); a
-pub's phones have an address each on its Wi-Fi.
+answers nobody (issue 16: 21,000 from one address). Here the open connections of each address
+(IPv6 by its /64, like the limits) are counted, and a connection past the cap is answered with
+a 429 and closed at once, before anything is read: one address holds at most `cap` connections
+of the whole server. A phone needs a few (its live board and a request or two); a pub's phones
+have an address each on its Wi-Fi.
 
 Requests, too: one address that sends them as fast as the server answers (bench/attack.py:
 thousands of refused tables, statistics pages or garbage a minute from one attacker) takes the
-CPU the other tables' entries need. Each worker keeps a bucket per address, `rate` requests a
-second with a `burst` (a phone opening a page asks for a dozen files); past it a request gets a
-429 before the app sees it — after a second's wait, holding its connection (so an attacker that
-waits for answers slows to a request a second a connection, and one that does not runs into
-the cap on connections) — and its connection is closed.
+CPU the other tables' entries need. A bucket per address holds `rate` requests a second with a
+`burst` (a phone opening a page asks for a dozen files); past it a request gets a 429 before the
+app sees it — after a second's wait, holding its connection (so an attacker that waits for
+answers slows to a request a second a connection, and one that does not runs into the cap on
+connections) — and its connection is closed.
 
-Behind a reverse proxy every connection comes from the proxy: both caps are off there (the
-proxy limits connections and requests per client address, docs/nginx.conf).
+Both are counted in `AddressTable`, in memory the master shares with the workers it forks (issue
+25: counted per worker, two workers gave an address twice both).
+
+A request's body must arrive within `body_seconds` of its head (`SCOREKEEPER_BODY_SECONDS`,
+default 20): it is read before the app sees the request, and one that does not come in time is
+answered with a 408 and its connection closed (a POST that never sent its body was still open
+after 420 s). A body past `MAX_BODY` gets a 413 at once (the app takes 64 KB).
+
+A worker serves at most `most_open` connections (below its open-files limit, which `serve`
+raises to the hard limit, with room for SQLite's files and the refusals themselves); past it a
+503 with words, where running out of descriptors left phones waiting for nothing.
+
+Behind a reverse proxy every connection comes from the proxy: the caps per address are off
+there (the proxy limits connections and requests per client address, docs/nginx.conf).
 `SCOREKEEPER_CONNECTIONS_PER_ADDRESS` sets the connection cap (0: off) and
 `SCOREKEEPER_REQUESTS_PER_ADDRESS` the request rate as "rate/burst" ("0": off).
 """
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
+import io
 import ipaddress
+import mmap
 import os
+import resource
+import struct
+import tempfile
 import time
-from collections import Counter
 
+import gevent
+from gunicorn.http.body import Body, LengthReader
 from gunicorn.workers.ggevent import GeventWorker
 
-DEFAULT_CAP = 64  # connections one address holds in one worker process
-DEFAULT_RATE = (10.0, 20.0)  # requests a second one address makes of one worker process, and its burst
+DEFAULT_CAP = 64  # connections one address holds of the server
+DEFAULT_RATE = (10.0, 20.0)  # requests a second one address makes of the server, and its burst
 TARPIT = 1.0  # seconds a request past the rate waits for its 429: a client that waits for answers slows down
+BODY_SECONDS = 20.0  # how long a request's body may take to arrive after its head
+MAX_BODY = 128 * 1024  # bytes of a request's body (the app takes 64 KB; nginx 128 KB)
+MOST_CONNECTIONS = 10000  # connections a worker serves, where its open-files limit allows
 
-_WORDS = b"Too many connections from this address. Close some, or try again soon.\n"
-REFUSAL = (b"HTTP/1.1 429 Too Many Requests\r\nContent-Type: text/plain; charset=utf-8\r\n"
-           b"Connection: close\r\nContent-Length: " + str(len(_WORDS)).encode() + b"\r\n\r\n" + _WORDS)
+def answer(status: str, words: bytes, *headers: bytes) -> bytes:
+    """A whole HTTP answer with words, that closes its connection."""
+    return (b"HTTP/1.1 " + status.encode() + b"\r\nContent-Type: text/plain; charset=utf-8\r\n"
+            + b"".join(header + b"\r\n" for header in headers)
+            + b"Connection: close\r\nContent-Length: " + str(len(words)).encode() + b"\r\n\r\n" + words)
 
 
-_TOO_FAST = b"Too many requests from this address. Wait a moment, then reload the page.\n"
-TOO_FAST = (b"HTTP/1.1 429 Too Many Requests\r\nContent-Type: text/plain; charset=utf-8\r\n"
-            b"Retry-After: 5\r\nConnection: close\r\nContent-Length: " + str(len(_TOO_FAST)).encode()
-            + b"\r\n\r\n" + _TOO_FAST)
+REFUSAL = answer("429 Too Many Requests",
+                 b"Too many connections from this address. Close some, or try again soon.\n")
+TOO_FAST = answer("429 Too Many Requests",
+                  b"Too many requests from this address. Wait a moment, then reload the page.\n",
+                  b"Retry-After: 5")
+TOO_SLOW = answer("408 Request Timeout", b"The request did not arrive in time. Try again.\n")
+TOO_BIG = answer("413 Content Too Large", b"That is too much to send at once.\n")
+FULL = answer("503 Service Unavailable", b"The server is full right now. Try again in a moment.\n",
+              b"Retry-After: 5")
 
 
 def rate_from_environment(trusted_proxies: int) -> tuple[float, float]:
@@ -72,6 +103,39 @@ def cap_from_environment(trusted_proxies: int) -> int:
     return 0 if trusted_proxies else DEFAULT_CAP
 
 
+def body_seconds_from_environment() -> float:
+    """SCOREKEEPER_BODY_SECONDS, else BODY_SECONDS."""
+    try:
+        seconds = float(os.environ.get("SCOREKEEPER_BODY_SECONDS") or BODY_SECONDS)
+    except ValueError:
+        return BODY_SECONDS
+    return seconds if seconds > 0 else BODY_SECONDS
+
+
+def raise_open_files_limit() -> int:
+    """Raise this process's soft limit of open files to its hard limit (workers inherit it); the
+    limit now. The common soft 1,024 ran out with 24 addresses' connections (issue 25)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+    if soft == resource.RLIM_INFINITY or soft >= wanted:
+        return soft if soft != resource.RLIM_INFINITY else wanted
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    except (ValueError, OSError):
+        return soft
+    return wanted
+
+
+def connections_within(open_files: int) -> int:
+    """How many connections a worker serves under `open_files` descriptors: a quarter (at least
+    128) stays for the rest — SQLite's files of the requests in flight (three a connection),
+    the listening socket, logs — and 64 for answering the connections past it (`REFUSING`)."""
+    return max(16, min(MOST_CONNECTIONS, open_files - max(128, open_files // 4) - REFUSING))
+
+
+REFUSING = 64  # connections a worker holds beyond `most_open` to answer them with a 503
+
+
 def address_key(addr) -> str:
     """Whose connection this is: the peer's address, an IPv6 address by its /64."""
     host = addr[0] if isinstance(addr, tuple) and addr else str(addr)
@@ -86,32 +150,197 @@ def address_key(addr) -> str:
     return str(parsed)
 
 
+class AddressTable:
+    """The caps' counts per address, shared by a server's processes: made by the master before
+    it forks its workers (an anonymous shared mapping), so that one address gets `cap`
+    connections and `rate` requests a second of the whole server.
+
+    A slot per address (found among WINDOW slots by a 64-bit hash of it): its request bucket
+    (tokens, when) and its open connections, in a column per worker. A worker that dies (killed
+    at its timeout, say) leaves counts no close takes back: the master clears its column when it
+    reaps it (`release`), and a starting worker clears the column of any worker not alive. Every
+    change holds a POSIX lock on a temporary file: the kernel lets go of it when its holder
+    dies, and a worker holds it for microseconds, never across a gevent switch. A slot is taken
+    again when its address holds no connection and its bucket is full; when every slot of an
+    address's window is busy, that address is not counted (the caps fail open: a server with
+    thousands of busy addresses at once is not a pub's)."""
+
+    WINDOW = 16
+    EMPTY = 0
+
+    def __init__(self, workers: int, rate: float, burst: float, slots: int = 16384) -> None:
+        self.rate, self.burst = rate, burst
+        self.slots = slots
+        self.columns = min(256, max(8, 4 * workers))  # a reload starts new workers before the old ones go
+        self._pids = 0
+        self._keys = self._pids + 8 * self.columns
+        self._buckets = self._keys + 8 * slots
+        self._connections = self._buckets + 16 * slots
+        self.memory = mmap.mmap(-1, self._connections + 2 * slots * self.columns)  # shared, zeroed
+        self._lock_file = tempfile.TemporaryFile(prefix="scorekeeper-caps-")
+        self.column: int | None = None  # this process's, once claimed
+
+    def close(self) -> None:
+        self.memory.close()
+        self._lock_file.close()
+
+    # -- the lock -------------------------------------------------------------------------------
+
+    def __enter__(self) -> "AddressTable":
+        fcntl.lockf(self._lock_file, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        fcntl.lockf(self._lock_file, fcntl.LOCK_UN)
+
+    # -- a worker's column ----------------------------------------------------------------------
+
+    def claim(self, pid: int) -> int | None:
+        """A column for the worker `pid` (None: none free), clearing those of dead workers."""
+        with self:
+            for column in range(self.columns):
+                owner = self._owner(column)
+                if owner and (owner == pid or not _alive(owner)):
+                    self._clear(column)
+            for column in range(self.columns):
+                if not self._owner(column):
+                    struct.pack_into("q", self.memory, self._pids + 8 * column, pid)
+                    self.column = column
+                    return column
+        return None
+
+    def release(self, pid: int) -> None:
+        """The worker `pid` is gone: its connections are no longer counted."""
+        with self:
+            for column in range(self.columns):
+                if self._owner(column) == pid:
+                    self._clear(column)
+
+    def _owner(self, column: int) -> int:
+        return struct.unpack_from("q", self.memory, self._pids + 8 * column)[0]
+
+    def _clear(self, column: int) -> None:
+        start = self._connections + 2 * self.slots * column
+        self.memory[start:start + 2 * self.slots] = bytes(2 * self.slots)
+        struct.pack_into("q", self.memory, self._pids + 8 * column, 0)
+
+    # -- counting -------------------------------------------------------------------------------
+
+    def connect(self, key: str, cap: int) -> int | None | bool:
+        """Count a connection of `key` when it holds fewer than `cap`: its slot (give it back
+        to `disconnect`), None when not counted; False past the cap."""
+        if self.column is None:
+            return None
+        with self:
+            slot = self._slot(key, time.monotonic())
+            if slot is None:
+                return None
+            if self._open(slot) >= cap:
+                return False
+            where = self._connections + 2 * (self.slots * self.column + slot)
+            held = struct.unpack_from("H", self.memory, where)[0]
+            struct.pack_into("H", self.memory, where, min(0xFFFF, held + 1))
+            return slot
+
+    def disconnect(self, slot: int) -> None:
+        with self:
+            where = self._connections + 2 * (self.slots * self.column + slot)
+            held = struct.unpack_from("H", self.memory, where)[0]
+            struct.pack_into("H", self.memory, where, max(0, held - 1))
+
+    def request(self, key: str) -> bool:
+        """Take one request from `key`'s bucket; False when it is empty."""
+        now = time.monotonic()
+        with self:
+            slot = self._slot(key, now)
+            if slot is None:
+                return True
+            where = self._buckets + 16 * slot
+            tokens, then = struct.unpack_from("dd", self.memory, where)
+            tokens = min(self.burst, tokens + (now - then) * self.rate)
+            if tokens < 1:
+                struct.pack_into("dd", self.memory, where, tokens, now)
+                return False
+            struct.pack_into("dd", self.memory, where, tokens - 1, now)
+            return True
+
+    def open_connections(self, key: str) -> int:
+        with self:
+            slot = self._find(_hash(key))
+            return 0 if slot is None else self._open(slot)
+
+    def _open(self, slot: int) -> int:
+        return sum(struct.unpack_from("H", self.memory, self._connections + 2 * (self.slots * column + slot))[0]
+                   for column in range(self.columns))
+
+    def _find(self, hashed: int) -> int | None:
+        first = hashed % (self.slots - self.WINDOW + 1)
+        keys = struct.unpack_from(f"{self.WINDOW}Q", self.memory, self._keys + 8 * first)
+        for offset, key in enumerate(keys):
+            if key == hashed:
+                return first + offset
+        return None
+
+    def _slot(self, key: str, now: float) -> int | None:
+        """`key`'s slot, taking a free one for a new address (None: its window is busy)."""
+        hashed = _hash(key)
+        found = self._find(hashed)
+        if found is not None:
+            return found
+        first = hashed % (self.slots - self.WINDOW + 1)
+        for slot in range(first, first + self.WINDOW):
+            if self._idle(slot, now):
+                struct.pack_into("Q", self.memory, self._keys + 8 * slot, hashed)
+                struct.pack_into("dd", self.memory, self._buckets + 16 * slot, self.burst, now)
+                return slot
+        return None
+
+    def _idle(self, slot: int, now: float) -> bool:
+        if struct.unpack_from("Q", self.memory, self._keys + 8 * slot)[0] == self.EMPTY:
+            return True
+        if self._open(slot):
+            return False
+        tokens, then = struct.unpack_from("dd", self.memory, self._buckets + 16 * slot)
+        return not self.rate or tokens + (now - then) * self.rate >= self.burst
+
+
+def _hash(key: str) -> int:
+    return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "little") or 1
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 class CappedGeventWorker(GeventWorker):
     """gunicorn's gevent worker, refusing an address's connections past `cap` and its requests
-    past `rate` a second (with a `burst`); class attributes, set by `scorekeeper serve`."""
+    past `rate` a second (with a `burst`), counted in the `table` the master shares; a request
+    whose body takes longer than `body_seconds`; connections past `most_open`. Class
+    attributes, set by `scorekeeper serve` before it forks."""
 
     cap = DEFAULT_CAP
     rate, burst = DEFAULT_RATE
+    body_seconds = BODY_SECONDS
+    most_open = MOST_CONNECTIONS
+    table: AddressTable | None = None
 
     def init_process(self) -> None:
-        self.open_per_address: Counter = Counter()
-        self.buckets: dict[str, tuple[float, float]] = {}  # address -> (tokens, when)
-        self.refused_connections = self.refused_requests = 0
+        if self.table is None:  # a worker on its own (not forked by `serve`): a table of its own
+            type(self).table = AddressTable(1, self.rate, self.burst)
+        self.table.claim(os.getpid())
+        self.open_total = 0
+        self.refused_connections = self.refused_requests = self.refused_full = 0
         super().init_process()
 
     def allowed(self, key: str) -> bool:
         """Take one request from the address's bucket; False when it is empty."""
-        now = time.monotonic()
-        tokens, then = self.buckets.get(key, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - then) * self.rate)
-        if tokens < 1:
-            self.buckets[key] = (tokens, now)
-            return False
-        if len(self.buckets) > 10_000:  # forget the addresses whose buckets are full again
-            full = self.burst / self.rate
-            self.buckets = {k: v for k, v in self.buckets.items() if now - v[1] < full}
-        self.buckets[key] = (tokens - 1, now)
-        return True
+        return self.table.request(key)
 
     def handle_request(self, listener_name, req, sock, addr):
         if self.rate and not self.allowed(address_key(addr)):
@@ -122,25 +351,69 @@ class CappedGeventWorker(GeventWorker):
             except OSError:
                 pass
             raise StopIteration()  # gunicorn closes the connection
-        return super().handle_request(listener_name, req, sock, addr)
-
-    def handle(self, listener, client, addr) -> None:
-        if not self.cap:
-            return super().handle(listener, client, addr)
-        key = address_key(addr)
-        if self.open_per_address[key] >= self.cap:
-            self.refused_connections += 1
+        refusal = self.read_body(req, sock)
+        if refusal:
             try:
-                client.sendall(REFUSAL)
+                sock.sendall(refusal)
             except OSError:
                 pass
-            finally:
-                client.close()
-            return None
-        self.open_per_address[key] += 1
+            raise StopIteration()
+        return super().handle_request(listener_name, req, sock, addr)
+
+    def read_body(self, req, sock) -> bytes | None:
+        """Read the request's whole body within `body_seconds` and hand it to the app from
+        memory; the answer that closes the connection when it is too slow or too big."""
+        reader = req.body.reader
+        if isinstance(reader, LengthReader):
+            if reader.length == 0:
+                return None
+            if reader.length > MAX_BODY:
+                return TOO_BIG
+        if getattr(req, "_expected_100_continue", False):  # the client waits for it to send the body
+            sock.sendall(b"HTTP/1.1 100 Continue\r\n\r\n")
+            req._expected_100_continue = False  # gunicorn would send it again
+        timeout = gevent.Timeout(self.body_seconds)
+        timeout.start()
+        try:
+            data = req.body.read(MAX_BODY + 1)
+        except gevent.Timeout as error:
+            if error is not timeout:
+                raise
+            return TOO_SLOW
+        finally:
+            timeout.close()
+        if len(data) > MAX_BODY:
+            return TOO_BIG
+        req.body = Body(io.BytesIO(data))
+        return None
+
+    def handle(self, listener, client, addr) -> None:
+        if self.open_total >= self.most_open:
+            self.refused_full += 1
+            return self.refuse(client, FULL)
+        slot = None
+        if self.cap:
+            slot = self.table.connect(address_key(addr), self.cap)
+            if slot is False:
+                self.refused_connections += 1
+                return self.refuse(client, REFUSAL)
+        self.open_total += 1
         try:
             return super().handle(listener, client, addr)
         finally:
-            self.open_per_address[key] -= 1
-            if not self.open_per_address[key]:
-                del self.open_per_address[key]
+            self.open_total -= 1
+            if slot is not None:
+                self.table.disconnect(slot)
+
+    @staticmethod
+    def refuse(client, words: bytes) -> None:
+        """Answer with `words` and close, reading nothing but what has already arrived: closed
+        with unread bytes, the connection would be reset, and the client might never read them."""
+        try:
+            client.sendall(words)
+            client.setblocking(False)
+            client.recv(65536)
+        except OSError:
+            pass
+        finally:
+            client.close()

@@ -9,7 +9,7 @@ import pytest
 from scorekeeper.cli import cli
 
 README = (Path(__file__).parents[1] / "README.md").read_text()
-OURS = ["replay", "serve", "export", "import", "backup", "init-db"]
+OURS = ["replay", "serve", "export", "import", "backup", "restore", "init-db"]
 
 
 @pytest.mark.parametrize("command", OURS)
@@ -18,6 +18,13 @@ def test_every_command_has_help_and_is_documented(runner, command):
     assert result.exit_code == 0, result.output
     assert "Usage:" in result.output and len(result.output.splitlines()) > 3
     assert f"scorekeeper {command}" in README
+
+
+def test_backup_help_points_to_restore(runner):
+    """It said "copy FILE to instance/scorekeeper.db": followed after a crash, the stale -wal
+    beside the database was replayed into the copy, a corrupt database (issue 25)."""
+    text = " ".join(runner.invoke(cli, ["backup", "--help"]).output.split())
+    assert "scorekeeper restore FILE" in text and "copy FILE to" not in text
 
 
 def test_import_then_export_round_trips(runner, tmp_path):

@@ -262,6 +262,15 @@ def test_sides_match_ignoring_case_and_results_use_the_seated_spelling():
      "sides: Anna's escobas must be a whole number, 0 or more, not '2'"),
     ({"Anna": side(24, 7, 3, 1), "Ben": side(16, 3, 1, False)},
      "sides: Anna's seven_of_coins must be true or false, not 1"),
+    # past the deck: two counts of 4,300 digits summed to one no message could print
+    ({"Anna": side(41, 7, 3, True), "Ben": side(16, 3, 1, False)},
+     "sides: Anna's cards must be a whole number from 0 to 40, not 41"),
+    ({"Anna": side(24, 7, 3, True), "Ben": side(16, 3, 5, False)},
+     "sides: Ben's sevens must be a whole number from 0 to 4, not 5"),
+    ({"Anna": side(24, 7, 3, True, 21), "Ben": side(16, 3, 1, False)},
+     "sides: Anna's escobas must be a whole number from 0 to 20, not 21"),
+    ({"Anna": side(int("9" * 4300), 7, 3, True), "Ben": side(int("9" * 4300), 3, 1, False)},
+     "sides: Anna's cards must be a whole number from 0 to 40, not 9999999999999999999999999999999999999..."),
 ])
 def test_bad_sides_are_refused(sides, message):
     refused(new_game(), message, sides=sides)
@@ -273,10 +282,12 @@ def test_sides_are_required():
 
 @pytest.mark.parametrize("false_captures, message", [
     ({"Carl": 1}, "false_captures: 'Carl' is not a player at this table"),
-    ({"Ben": 0}, "false_captures: Ben's count must be a whole number, 1 or more, not 0 "
+    ({"Ben": 0}, "false_captures: Ben's count must be a whole number from 1 to 20, not 0 "
                  "(leave out a side without false captures)"),
-    ({"Ben": True}, "false_captures: Ben's count must be a whole number, 1 or more, not True "
+    ({"Ben": True}, "false_captures: Ben's count must be a whole number from 1 to 20, not True "
                     "(leave out a side without false captures)"),
+    ({"Ben": 21}, "false_captures: Ben's count must be a whole number from 1 to 20, not 21 "
+                  "(leave out a side without false captures)"),
     ({"Ben": 1, "BEN": 1}, "false_captures: Ben is given twice"),
     (3, 'false_captures must be an object keyed by player, like {"Anna": 1}'),
 ])

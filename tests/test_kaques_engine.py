@@ -347,6 +347,7 @@ def test_turns_rotate_and_the_wrong_player_is_refused():
     ({"points": -50}, "points must be a multiple of 50, 0 or more, not -50"),
     ({"points": True}, "points must be a multiple of 50, 0 or more, not True"),
     ({"points": "350"}, "points must be a multiple of 50, 0 or more, not '350'"),
+    ({"points": 100_050}, "points: a turn scores at most 100000, not 100050"),
     ({"points": 150, "throws": [{"dice": [1, 5, 2, 3, 4, 6], "keep": [1, 5]}]},
      "give the turn's throws or its points, not both"),
     ({}, "give the turn's throws or its points"),

@@ -295,7 +295,9 @@ def verify_score(state: State, event: Mapping[str, Any]) -> Entry:
         if isinstance(value, bool) or not isinstance(value, int) or value not in allowed_values(row, state.rules):
             raise RuleError("row %(row)s takes %(allowed)s, not %(value)s", row=row_term(row, state.rules),
                             allowed=", ".join(map(str, allowed_values(row, state.rules))), value=describe(value))
-        if throw is None and served is not None and value != 0:  # a cross-out agrees with either
+        # a cross-out agrees with either; on a picture row `served` can only be false here (true
+        # was refused above), which says nothing (LOG-FORMAT.md): it was a KeyError, a 500
+        if throw is None and served is not None and value != 0 and not row.is_picture:
             _served_agrees(row, value, served, state.rules)
     if throw is not None:
         made = throw_value(row, throw, state.rules)

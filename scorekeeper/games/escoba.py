@@ -453,6 +453,13 @@ def _by_side(state: State, raw: Any, what: str) -> dict[str, Any]:
     return {side.name: given[side.name] for side in state.setup.sides if side.name in given}
 
 
+# One side's count is at most the deck's (each escoba takes two cards or more): a count past
+# it could only be a typo, and a huge one (a JSON number of 4,300 digits) made sums no message
+# and no result could print (tests/test_engines_total.py)
+MAX_ESCOBAS = DECK["cards"] // 2  # each escoba takes at least two cards
+MOST = {**DECK, "escobas": MAX_ESCOBAS}
+
+
 def _count(side: str, raw: Mapping[str, Any], key: str) -> Any:
     value = raw.get(key)
     expects = Text("true or false") if key == "seven_of_coins" else Text("a whole number, 0 or more")
@@ -461,7 +468,13 @@ def _count(side: str, raw: Mapping[str, Any], key: str) -> Any:
                               Text("sides: %(side)s' %(key)s is missing (it must be %(expects)s)"))
         raise RuleError(message, side=side, key=key, expects=expects)
     try:
-        return boolean(value) if key == "seven_of_coins" else whole_number(0)(value)
+        if key == "seven_of_coins":
+            return boolean(value)
+        number = whole_number(0)(value)
+        if number > MOST[key]:
+            expects = Text("a whole number from 0 to %(most)s", most=MOST[key])
+            raise ValueError
+        return number
     except ValueError:
         message = _possessive(side, Text("sides: %(side)s's %(key)s must be %(expects)s, not %(value)s"),
                               Text("sides: %(side)s' %(key)s must be %(expects)s, not %(value)s"))
@@ -498,17 +511,22 @@ def parse_counts(state: State, sides: Any) -> dict[str, Counts]:
     return counts
 
 
+# a capture, false or not, takes the card played and one from the table at least; a count
+# without a bound made a penalty (and a score) no result could print
+MAX_FALSE_CAPTURES = MAX_ESCOBAS
+
+
 def parse_false_captures(state: State, raw: Any) -> dict[str, int]:
     if raw is None:
         return {}
     given = _by_side(state, raw, "false_captures")
     for side, count in given.items():
-        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            message = _possessive(side, Text("false_captures: %(side)s's count must be a whole number, 1 or more, "
-                                             "not %(value)s (leave out a side without false captures)"),
-                                  Text("false_captures: %(side)s' count must be a whole number, 1 or more, "
-                                       "not %(value)s (leave out a side without false captures)"))
-            raise RuleError(message, side=side, value=describe(count))
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_FALSE_CAPTURES:
+            message = _possessive(side, Text("false_captures: %(side)s's count must be a whole number from 1 to "
+                                             "%(most)s, not %(value)s (leave out a side without false captures)"),
+                                  Text("false_captures: %(side)s' count must be a whole number from 1 to "
+                                       "%(most)s, not %(value)s (leave out a side without false captures)"))
+            raise RuleError(message, side=side, most=MAX_FALSE_CAPTURES, value=describe(count))
     return given
 
 
@@ -544,9 +562,6 @@ def verify_round(state: State, event: Mapping[str, Any]) -> Round:
     if problems:
         raise RuleError(problems[0])
     return Round(counts, false_captures, leftover, score_round(counts, false_captures))
-
-
-MAX_ESCOBAS = DECK["cards"] // 2  # each escoba takes at least two cards
 
 
 def verify_draft(state: State, payload: Any) -> dict[str, int]:

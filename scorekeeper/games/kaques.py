@@ -385,6 +385,11 @@ def start(setup: Setup, rules: Mapping[str, Any]) -> State:
     return State(setup, dict(rules), {player: 0 for player in setup.players})
 
 
+# A quick total past any turn played (fifty Oh, Lálás of six 1s): a typo. Without a bound two
+# totals of 4,300 digits (what a JSON number holds) made a sum no result could print.
+MOST_POINTS = 100_000
+
+
 def verify_turn(state: State, event: Mapping[str, Any]) -> Turn:
     """The turn `event` records, or a RuleError saying why it may not be entered."""
     require(not state.finished, "the game is over: %(winner)s has won", winner=state.winner)
@@ -400,6 +405,9 @@ def verify_turn(state: State, event: Mapping[str, Any]) -> Turn:
         raise RuleError("give the turn's throws or its points")
     if isinstance(points, bool) or not isinstance(points, int) or points < 0 or points % 50:
         raise RuleError("points must be a multiple of 50, 0 or more, not %(value)s", value=describe(points))
+    if points > MOST_POINTS:
+        raise RuleError("points: a turn scores at most %(most)s, not %(value)s", most=MOST_POINTS,
+                        value=describe(points))
     return quick_turn(player, points)
 
 

@@ -69,6 +69,8 @@ def init_app(app: Flask) -> None:
     db = store.connect(app.config["DATABASE"])
     store.migrate(db)  # every start brings the schema up to date
     db.conn.close()
+    if app.config["DATABASE"] != ":memory:":
+        store.keep_private(app.config["DATABASE"])
     app.extensions["scorekeeper.folds"] = store.FoldCache(app.config.get("FOLD_CACHE_BYTES", 64 << 20))
     app.extensions["scorekeeper.hub"] = Hub(app.config["DATABASE"], app.config.get("LIVE_INTERVAL", 0.05),
                                             app.extensions["scorekeeper.folds"])

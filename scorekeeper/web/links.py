@@ -32,20 +32,42 @@ def lan_addresses() -> list[str]:
 def base_url() -> str:
     """Where phones should go: BASE_URL when set; the address the page was opened with when it
     is one of ALLOWED_HOSTS or an address of this machine's own; otherwise this machine's LAN
-    address with the same port. Never a Host header anybody may send (`Host: evil.example`
-    must not end up in the QR code: what DNS rebinding needs)."""
+    address. Never a Host header anybody may send (`Host: evil.example` must not end up in the
+    QR code: what DNS rebinding needs), nor its port: the port is the one this server listens
+    on (`_own_port`)."""
     configured = current_app.config.get("BASE_URL")
     if configured:
         return configured.rstrip("/")
-    host = request.host
-    hostname, _, port = host.rpartition(":") if host.count(":") == 1 else (host, "", "")
+    hostname = _name_of(request.host)
     ours = hostname.lower() in current_app.config.get("ALLOWED_HOSTS", ()) or hostname in lan_addresses()
     if ours and not _is_local(hostname):
-        return request.host_url.rstrip("/")
+        return f"{request.scheme}://{hostname}{_own_port()}"
     addresses = lan_addresses()
-    if not addresses:
-        return request.host_url.rstrip("/")
-    return f"{request.scheme}://{addresses[0]}" + (f":{port}" if port else "")
+    if not addresses:  # no network but the loopback: a name of this machine, or the loopback's
+        addresses = [hostname if ours or _is_local(hostname) else "127.0.0.1"]
+    return f"{request.scheme}://{addresses[0]}{_own_port()}"
+
+
+def _own_port() -> str:
+    """":8000", the port of the socket the request came in on (gunicorn's SERVER_PORT is its
+    listener's); behind trusted proxies, the one they forwarded with the host (ProxyFix), none
+    when they forwarded none; nothing for the scheme's own port."""
+    environ = request.environ
+    if "werkzeug.proxy_fix.orig" in environ and environ.get("HTTP_X_FORWARDED_HOST"):
+        host = request.host
+        port = host[len(_name_of(host)) + 1:]
+    else:
+        port = str(environ.get("SERVER_PORT") or "")
+    if not port.isdigit() or (request.scheme, port) in (("http", "80"), ("https", "443")):
+        return ""
+    return f":{port}"
+
+
+def _name_of(host: str) -> str:
+    """A Host header's name, without its port: "[::1]:8000" -> "[::1]", "pub.lan:80" -> "pub.lan"."""
+    if host.startswith("["):
+        return host[:host.index("]") + 1] if "]" in host else host
+    return host.rpartition(":")[0] if host.count(":") == 1 else host
 
 
 def _is_local(hostname: str) -> bool:

@@ -118,7 +118,9 @@ def live():
         yield send(*RETRY)
         while time.monotonic() < ends:
             change = live_hub.query(lambda db: store.last_change(db, ctx.table["id"]))
-            if change > seen:
+            # a phone past the table's change (its database was restored: store.carry_the_clock)
+            # gets the whole board at once, not silence until the table catches up
+            if change != seen:
                 yield update()
                 # Performance (bench/): an empty piece sends nothing, but makes the WSGI
                 # server's and werkzeug's loops let go of the message just sent, which they

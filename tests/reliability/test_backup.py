@@ -11,6 +11,7 @@ tables: the same rows, the same game logs, the same boards.
 from __future__ import annotations
 
 import json
+import re
 import os
 import shutil
 import sqlite3
@@ -200,7 +201,11 @@ def test_restore_after_a_crash_gives_back_exactly_the_backup(kit, tmp_path, figu
     done = run_restore(server.instance, backup)
     assert done.returncode == 0, done.stderr
     assert not (server.instance / "scorekeeper.db-wal").exists()
-    assert rows(server.database) == rows(backup)
+    restored, copied = rows(server.database), rows(backup)
+    # exactly the backup, and one change a table (and a marker) newer than any before the crash
+    added = restored["changes"][len(copied["changes"]):]
+    assert {**restored, "changes": restored["changes"][:len(copied["changes"])]} == copied
+    assert [table_id for _, table_id, _ in added] == [None] + [table_id for table_id, *_ in copied["tables"]]
     assert sqlite3.connect(server.database).execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     restarted = kit.Server(server.instance, workers=1)
     try:
@@ -215,3 +220,75 @@ def test_restore_after_a_crash_gives_back_exactly_the_backup(kit, tmp_path, figu
     bad.write_text("hello")
     refused = run_restore(server.instance, bad)
     assert refused.returncode == 2 and "not a whole Scorekeeper database" in refused.stderr
+
+
+def first_message(url: str, path: str, headers: dict, timeout: float = 10) -> tuple[int, str, float]:
+    """The first message of a live stream over HTTP: (its id, its data, seconds it took)."""
+    import http.client
+
+    host, port = url.removeprefix("http://").split(":")
+    started = time.monotonic()
+    conn = http.client.HTTPConnection(host, int(port), timeout=timeout)
+    try:
+        conn.request("GET", path, headers=headers)
+        response = conn.getresponse()
+        assert response.status == 200, response.status
+        sent, data = None, []
+        while True:
+            line = response.readline().decode()
+            assert line, "the stream ended without a message"
+            line = line.rstrip("\n")
+            if line.startswith("id: "):
+                sent = int(line[4:])
+            elif line.startswith("data: "):
+                data.append(line[6:])
+            elif not line and sent is not None:
+                return sent, "\n".join(data), time.monotonic() - started
+    finally:
+        conn.close()
+
+
+def test_a_restore_never_takes_a_phones_clock_back(kit, tmp_path, figures):
+    """Issue 25: after `scorekeeper restore` the newest change id went back (5902 → 5355): a phone
+    whose live stream reconnected with `Last-Event-ID: 5902` got no message, even after new
+    entries, and its page drops any board older than the one it shows. Now every table's change
+    after a restore is above any id sent before it; the phone that saw the entries the backup
+    lacks gets the whole board at once, as restored, and every later change is newer still."""
+    server = kit.Server(tmp_path / "live", workers=2)
+    try:
+        host = kit.WebPhone(server.url)
+        tables = [host.open_table("kaques", ["Anna", "Ben"]) for _ in range(2)]
+        for table in tables:
+            assert host.enter(table["token"], {"type": "turn", "points": 50}).status == 200
+        backup = tmp_path / "backup.db"
+        assert run_backup(server.instance, backup).returncode == 0
+        for _ in range(5):  # entries the backup will not have
+            assert host.enter(tables[0]["token"], {"type": "turn", "points": 100}).status == 200
+        board = host.get(f"/t/{tables[0]['token']}/board").text
+        shown = int(re.search(r'data-change="(\d+)"', board).group(1))  # what the phone's page shows
+        behind = int(re.search(r'data-change="(\d+)"', host.get(f"/t/{tables[1]['token']}/board").text).group(1))
+    finally:
+        server.kill()  # a crash: the restore is what comes next
+    done = run_restore(server.instance, backup)
+    assert done.returncode == 0, done.stderr
+    restarted = kit.Server(server.instance, workers=2)
+    try:
+        host = kit.WebPhone(restarted.url, cookie=host.cookie)  # the same phone, on the restarted server
+        cookie = {"Cookie": host.cookie}
+        # the phone that saw the lost entries, and one at the other table, reconnect with their ids
+        for table, last_id, entries in ((tables[0], shown, 1), (tables[1], behind, 1)):
+            sent, html, took = first_message(restarted.url, f"/t/{table['token']}/live",
+                                             {**cookie, "Last-Event-ID": str(last_id)})
+            assert sent > shown and took < 3, (sent, shown, took)
+            assert "board-inner" in html and f'data-entries="{entries}"' in html and not re.search(r'id="stamp"[^>]*data-base', html)
+            figures.add(SECTION, "phones_back_after_a_restore")
+        # a new entry is newer than anything sent before the restore, and the stream sends it
+        sent, _, _ = first_message(restarted.url, f"/t/{tables[0]['token']}/live", {**cookie, "Last-Event-ID": str(shown)})
+        assert host.enter(tables[0]["token"], {"type": "turn", "points": 150}).status == 200
+        later, parts, _ = first_message(restarted.url, f"/t/{tables[0]['token']}/live",
+                                        {**cookie, "Last-Event-ID": str(sent)})
+        assert later > sent > shown and f'data-base="{sent}"' in parts
+        assert not restarted.server_errors()
+    finally:
+        restarted.stop()
+    figures.add(SECTION, "restores_keeping_the_clock")

@@ -609,6 +609,137 @@ def test_the_real_command_refuses_bad_files_in_one_line(tmp_path, command, conte
         figures.add(SECTION, "cli_refusals")
 
 
+# --- events through every way in: the entries, a correction, an import and replay ---------------------
+#
+# The engines are total on their event space (tests/test_engines_total.py); these carry the same
+# events (tests/event_space.py) through the routes and the command, where an exception is a 500 or
+# a traceback. The host writes them (a host writes for every side), so that they reach the engine.
+
+SEEDS = {  # one legal entry per game: what the corrections replace, what the mutations start from
+    "escalero": {"type": "score", "player": "Fenna", "column": 1, "row": "F", "value": 0},
+    "euchre": {"type": "hand", "maker": "Hal", "tricks": 3},
+    "kaques": {"type": "turn", "player": "Lou", "points": 350},
+    "escoba": {"type": "round", "sides": {
+        "Olga": {"cards": 24, "coins": 7, "sevens": 3, "seven_of_coins": True, "escobas": 2},
+        "Pim": {"cards": 16, "coins": 3, "sevens": 1, "seven_of_coins": False, "escobas": 0}}},
+}
+EVENT_EXAMPLES = max(20, EXAMPLES // 2)  # per game: ~2 s each
+
+
+@pytest.fixture(scope="module")
+def event_tables(tmp_path_factory):
+    """A table per game with its seed entry, in an app without the hourly limits (an import is
+    one of the ways in here, a hundred of them from one phone)."""
+    from scorekeeper import service
+
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path_factory.mktemp("events") / "events.db"),
+                      "SECRET_KEY": "events-secret",
+                      "LIMITS": {kind: (10 ** 9, 10 ** 9, 0) for kind in service.LIMITS}})
+    host = Phone(app)
+    tables = {}
+    for game, players in NAMES.items():
+        token = host.open_table(game, players)
+        assert host.post(f"/t/{token}/entries", {"event": json.dumps(SEEDS[game]), "seen": "0"}).status_code == 200
+        tables[game] = {"token": token, "seed": _last_entry(app, token)}
+    return {"app": app, "host": host, "tables": tables}
+
+
+def _last_entry(app, token: str) -> int:
+    conn = sqlite3.connect(app.config["DATABASE"])
+    try:
+        return conn.execute("SELECT max(e.id) FROM events e JOIN games g ON g.id = e.game_id JOIN tables t "
+                            "ON t.id = g.table_id WHERE t.join_token = ? AND e.kind = 'entry'", [token]).fetchone()[0]
+    finally:
+        conn.close()
+
+
+def game_log(game: str, events: list) -> str:
+    doc = {"format": "scorekeeper-log/1", "game": game, "players": NAMES[game], "rules": {}, "events": events}
+    if game == "euchre":
+        doc["teams"] = [{"name": "Hal & Jo", "players": ["Hal", "Jo"]}, {"name": "Ida & Kit", "players": ["Ida", "Kit"]}]
+    return json.dumps(doc, ensure_ascii=False)  # NaN and the infinities as Python's json writes (and reads) them
+
+
+def answered_in_words(response, tally) -> None:
+    """2xx or 3xx, or a 4xx whose message a person reads: never a 500 (TESTING raises it here)."""
+    tally["cases"] += 1
+    assert response.status_code < 500, response.status_code
+    if response.status_code >= 400:
+        tally["refusals"] += 1
+        text = response.get_data(as_text=True)
+        assert readable(response) and "Traceback" not in text, (response.status_code, text[:300])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_fuzz_events_every_way_in(event_tables, game, figures):
+    from click.testing import CliRunner
+
+    from scorekeeper.games import ENGINES
+    from tests.event_space import events, mutated
+
+    app, host = event_tables["app"], event_tables["host"]
+    table = event_tables["tables"][game]
+    token = table["token"]
+    keys = ENGINES[game].events
+    sides = ["Hal & Jo", "Ida & Kit"] if game == "euchre" else NAMES[game]
+    fuzzed = events(game, keys, NAMES[game], sides) | mutated(SEEDS[game], game, keys, NAMES[game], sides)
+    tally = {"cases": 0, "refusals": 0}
+
+    @settings(FUZZ, max_examples=EVENT_EXAMPLES)
+    @given(st.sampled_from(["entries", "correct", "import", "replay"]), fuzzed)
+    def way_in(way, event):
+        if way == "entries":
+            response = host.post(f"/t/{token}/entries", {"event": json.dumps(event), "seen": "1"})
+            answered_in_words(response, tally)
+            if response.status_code == 200:  # taken back, so that the table stays at its seed
+                undone = host.post(f"/t/{token}/undo", {"target": str(_last_entry(app, token))})
+                assert undone.status_code == 200, readable(undone)
+        elif way == "correct":
+            answered_in_words(host.post(f"/t/{token}/correct", {"target": str(table["seed"]),
+                                                                 "event": json.dumps(event)}), tally)
+        elif way == "import":
+            response = Phone(app).post("/import", {"text": game_log(game, [SEEDS[game], event])}, fetch=False)
+            answered_in_words(response, tally)
+            if response.status_code == 303:  # and the imported game's pages show it
+                answered_in_words(host.get(response.headers["Location"]), tally)
+        else:
+            outcome = CliRunner().invoke(cli, ["replay", "-"], input=game_log(game, [SEEDS[game], event]),
+                                         prog_name="scorekeeper")
+            check_command_outcome(outcome, tally)
+        # every way in answers in words; the table's own page still shows
+        assert host.get(f"/t/{token}").status_code == 200
+
+    way_in()
+    figures.add(SECTION, "event_cases", tally["cases"])
+    figures.add(SECTION, "event_refusals", tally["refusals"])
+
+
+def test_served_false_on_a_picture_row_every_way_in(event_tables, tmp_path, figures):
+    """Issue 25: `"served": false` with a value on rows 1–6 was a KeyError — a 500 on the
+    entries, a correction and an import, and a traceback with exit 1 from `scorekeeper replay`.
+    LOG-FORMAT.md: accepted, and says nothing."""
+    app, host = event_tables["app"], event_tables["host"]
+    table = event_tables["tables"]["escalero"]
+    token = table["token"]
+    served = {"type": "score", "player": "Gus", "column": 1, "row": "5", "value": 15, "served": False}
+    entered = host.post(f"/t/{token}/entries", {"event": json.dumps(served), "seen": "1"})
+    assert entered.status_code == 200, readable(entered)
+    assert host.post(f"/t/{token}/undo", {"target": str(_last_entry(app, token))}).status_code == 200
+    corrected = {**served, "player": "Fenna", "row": "4", "value": 8}
+    assert host.post(f"/t/{token}/correct", {"target": str(table["seed"]),
+                                              "event": json.dumps(corrected)}).status_code == 200
+    assert host.post(f"/t/{token}/correct", {"target": str(table["seed"]),
+                                              "event": json.dumps(SEEDS["escalero"])}).status_code == 200
+    log = tmp_path / "served.json"
+    log.write_text(game_log("escalero", [SEEDS["escalero"], served]))
+    assert Phone(app).post("/import", {"text": log.read_text()}, fetch=False).status_code == 303
+    done = subprocess.run([sys.executable, "-m", "scorekeeper", "replay", str(log)], capture_output=True,
+                          timeout=60, env={**os.environ, "SCOREKEEPER_INSTANCE": str(tmp_path / "instance")})
+    assert done.returncode == 0 and done.stderr == b"", done.stderr
+    assert json.loads(done.stdout)["columns"] == {"Fenna": [0, 0, 0], "Gus": [15, 0, 0]}
+    figures.add(SECTION, "regressions_checked", 4)
+
+
 # --- the faults the fuzzing found, kept as fixed examples (they do not wait for a lucky draw) --------
 
 

@@ -5,6 +5,8 @@ header, cookies that expire and go only over HTTPS there, and short codes that e
 from __future__ import annotations
 
 import re
+import time
+from pathlib import Path
 
 import pytest
 
@@ -177,3 +179,347 @@ def test_the_caps_are_off_behind_a_trusted_proxy(monkeypatch):
     assert worker.rate_from_environment(1) == (4.0, 12.0) and worker.cap_from_environment(1) == 3
     assert worker.address_key(("2001:db8:1:2::7", 5000, 0, 0)) == "2001:db8:1:2::/64"
     assert worker.address_key(("::ffff:10.0.0.9", 5000, 0, 0)) == "10.0.0.9"
+
+
+# --- issue 25: the caps of the whole server, a body's time, the open files, the bind ----------
+
+
+def test_the_database_is_its_owners_only(tmp_path):
+    """The database was world-readable (0644): devices, join tokens. Now created 0600, with its
+    -wal and -shm, its backups and a restored copy; one made before is made so at start."""
+    import os
+    import stat
+
+    from scorekeeper.cli import cli
+
+    mode = lambda path: stat.S_IMODE(os.stat(path).st_mode)
+    old = os.umask(0o022)
+    try:
+        app = make_app(tmp_path / "instance")
+        database = app.config["DATABASE"]
+        Phone(app).open_table("escalero", players=("Anna", "Ben"))
+        assert {mode(p) for p in (database, database + "-wal", database + "-shm")} == {0o600}
+        backup = tmp_path / "backup.db"
+        assert app.test_cli_runner().invoke(cli, ["backup", str(backup)]).exit_code == 0
+        assert mode(backup) == 0o600
+        earlier = tmp_path / "earlier" / "test.db"
+        earlier.parent.mkdir()
+        store.connect(str(earlier)).conn.close()
+        os.chmod(earlier, 0o644)  # as SQLite made them before
+        make_app(tmp_path / "earlier")
+        assert mode(earlier) == 0o600
+        store.restore(str(backup), str(earlier))
+        assert mode(earlier) == 0o600
+    finally:
+        os.umask(old)
+
+
+# --- issue 25: the caps of the whole server, a body's time, the open files, the bind ----------
+
+
+def test_the_join_link_port_is_the_servers_own(tmp_path, kit):
+    """The join link's port came from the Host header: now from the socket the server listens on."""
+    from scorekeeper.web.links import lan_addresses
+
+    server = kit.Server(tmp_path / "instance", workers=1, env={"SCOREKEEPER_BASE_URL": ""})
+    try:
+        phone = kit.WebPhone(server.url)
+        token = phone.open_table("escalero", ["Anna", "Ben"])["token"]
+        for name in ["evil.example", "127.0.0.1", *lan_addresses()[:1]]:
+            page = phone.get(f"/t/{token}", fetch=False, headers={"Host": f"{name}:6666"}).text
+            link = re.search(r'<p class="link"><a href="([^"]+)"', page).group(1)
+            assert f":{server.port}/t/{token}" in link and ":6666" not in link and "evil" not in link, link
+    finally:
+        server.stop()
+    app = make_app(tmp_path / "plain")  # Flask's own server and the test client: SERVER_PORT as well
+    token = service.create_table(store.connect(app.config["DATABASE"]), "d", "escalero", {}, ["Anna", "Ben"])["join_token"]
+    page = Phone(app).get(f"/t/{token}", headers={"Host": "127.0.0.1:6666"}, base_url="http://127.0.0.1:8123")
+    assert ":8123/t/" in page.get_data(as_text=True) and ":6666" not in page.get_data(as_text=True)
+
+
+def test_the_database_is_its_owners_only(tmp_path):
+    """The database was world-readable (0644): devices, join tokens. Now created 0600, with its
+    -wal and -shm, its backups and a restored copy; one made before is made so at start."""
+    import os
+    import stat
+
+    from scorekeeper.cli import cli
+
+    mode = lambda path: stat.S_IMODE(os.stat(path).st_mode)
+    old = os.umask(0o022)
+    try:
+        app = make_app(tmp_path / "instance")
+        database = app.config["DATABASE"]
+        Phone(app).open_table("escalero", players=("Anna", "Ben"))
+        assert {mode(p) for p in (database, database + "-wal", database + "-shm")} == {0o600}
+        backup = tmp_path / "backup.db"
+        assert app.test_cli_runner().invoke(cli, ["backup", str(backup)]).exit_code == 0
+        assert mode(backup) == 0o600
+        earlier = tmp_path / "earlier" / "test.db"
+        earlier.parent.mkdir()
+        store.connect(str(earlier)).conn.close()
+        os.chmod(earlier, 0o644)  # as SQLite made them before
+        make_app(tmp_path / "earlier")
+        assert mode(earlier) == 0o600
+        store.restore(str(backup), str(earlier))
+        assert mode(earlier) == 0o600
+    finally:
+        os.umask(old)
+
+
+# --- issue 25: the caps of the whole server, a body's time, the open files, the bind ----------
+
+
+def test_trusted_proxies_on_an_open_bind_are_refused(tmp_path, kit):
+    """TRUSTED_PROXIES=1 with the default bind on 0.0.0.0 let anyone who reached the port forge
+    X-Forwarded-For (the caps and limits off). serve now refuses in one line saying how, unless
+    told a firewall lets only the proxy in."""
+    import os
+    import subprocess
+    import sys
+
+    port = kit.free_port()
+    env = {**os.environ, "SCOREKEEPER_INSTANCE": str(tmp_path / "instance"), "SCOREKEEPER_TRUSTED_PROXIES": "1"}
+    done = subprocess.run([sys.executable, "-m", "scorekeeper", "serve", "--host", "0.0.0.0", "--port", str(port)],
+                          env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0 and len(done.stderr.splitlines()) == 1, done.stderr
+    assert "X-Forwarded-For" in done.stderr and "--host 127.0.0.1" in done.stderr
+    assert "--firewalled-to-proxy" in done.stderr and "Traceback" not in done.stderr
+    told = kit.Server(tmp_path / "told", workers=1, env={"SCOREKEEPER_TRUSTED_PROXIES": "1"}, command=[
+        sys.executable, "-m", "scorekeeper", "serve", "--host", "0.0.0.0", "--port", "{port}", "--workers", "1",
+        "--firewalled-to-proxy"])
+    told.stop()
+    from scorekeeper.serve import proxies_refusal
+    assert proxies_refusal(1, "::1", 8000, False) is None and proxies_refusal(1, "localhost", 8000, False) is None
+    assert proxies_refusal(0, "0.0.0.0", 8000, False) is None and proxies_refusal(1, "::", 8000, False)
+
+
+def test_the_join_link_port_is_the_servers_own(tmp_path, kit):
+    """The join link's port came from the Host header: now from the socket the server listens on."""
+    from scorekeeper.web.links import lan_addresses
+
+    server = kit.Server(tmp_path / "instance", workers=1, env={"SCOREKEEPER_BASE_URL": ""})
+    try:
+        phone = kit.WebPhone(server.url)
+        token = phone.open_table("escalero", ["Anna", "Ben"])["token"]
+        for name in ["evil.example", "127.0.0.1", *lan_addresses()[:1]]:
+            page = phone.get(f"/t/{token}", fetch=False, headers={"Host": f"{name}:6666"}).text
+            link = re.search(r'<p class="link"><a href="([^"]+)"', page).group(1)
+            assert f":{server.port}/t/{token}" in link and ":6666" not in link and "evil" not in link, link
+    finally:
+        server.stop()
+    app = make_app(tmp_path / "plain")  # Flask's own server and the test client: SERVER_PORT as well
+    token = service.create_table(store.connect(app.config["DATABASE"]), "d", "escalero", {}, ["Anna", "Ben"])["join_token"]
+    page = Phone(app).get(f"/t/{token}", headers={"Host": "127.0.0.1:6666"}, base_url="http://127.0.0.1:8123")
+    assert ":8123/t/" in page.get_data(as_text=True) and ":6666" not in page.get_data(as_text=True)
+
+
+def test_the_database_is_its_owners_only(tmp_path):
+    """The database was world-readable (0644): devices, join tokens. Now created 0600, with its
+    -wal and -shm, its backups and a restored copy; one made before is made so at start."""
+    import os
+    import stat
+
+    from scorekeeper.cli import cli
+
+    mode = lambda path: stat.S_IMODE(os.stat(path).st_mode)
+    old = os.umask(0o022)
+    try:
+        app = make_app(tmp_path / "instance")
+        database = app.config["DATABASE"]
+        Phone(app).open_table("escalero", players=("Anna", "Ben"))
+        assert {mode(p) for p in (database, database + "-wal", database + "-shm")} == {0o600}
+        backup = tmp_path / "backup.db"
+        assert app.test_cli_runner().invoke(cli, ["backup", str(backup)]).exit_code == 0
+        assert mode(backup) == 0o600
+        earlier = tmp_path / "earlier" / "test.db"
+        earlier.parent.mkdir()
+        store.connect(str(earlier)).conn.close()
+        os.chmod(earlier, 0o644)  # as SQLite made them before
+        make_app(tmp_path / "earlier")
+        assert mode(earlier) == 0o600
+        store.restore(str(backup), str(earlier))
+        assert mode(earlier) == 0o600
+    finally:
+        os.umask(old)
+
+
+def _slow(server, source: str, count: int) -> list:
+    """`count` connections from `source` that send half a request head and wait."""
+    held = []
+    for _ in range(count):
+        sock = _connect(server, source)
+        sock.sendall(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nX-Slow: 1\r\n".encode())
+        held.append(sock)
+    return held
+
+
+def _refused(socks, timeout: float = 1.0) -> list[bytes]:
+    """The answers of the connections answered within `timeout` (the rest are held)."""
+    import select
+
+    answers, waiting = [], list(socks)
+    deadline = time.monotonic() + timeout
+    while waiting and time.monotonic() < deadline:
+        ready, _, _ = select.select(waiting, [], [], max(0.0, deadline - time.monotonic()))
+        for sock in ready:
+            waiting.remove(sock)
+            answers.append(sock.recv(4096))
+    return answers
+
+
+def test_the_caps_count_across_workers(tmp_path, kit, figures):
+    """With two workers one address got the cap of each (128 connections, 20 requests a second):
+    now the workers count in one table the master shares."""
+    server = kit.Server(tmp_path / "instance", workers=2, env={"SCOREKEEPER_CONNECTIONS_PER_ADDRESS": "8",
+                                                                "SCOREKEEPER_REQUESTS_PER_ADDRESS": "0.5/6"})
+    slow = []
+    try:
+        slow = _slow(server, "127.0.0.9", 24)
+        answers = _refused(slow)
+        assert len(answers) == 16 and all(a.startswith(b"HTTP/1.1 429") and b"Too many connections" in a
+                                          for a in answers), answers[:2]
+        figures.add("moderation", "slow_connections_refused", len(answers))
+        # requests: twelve at once from one address, spread over both workers, get the burst of 6
+        results = kit.race([lambda: _get(server, "127.0.0.10", "/rules/escalero") for _ in range(12)])
+        statuses = sorted(status for status, _, _ in results)
+        assert statuses.count(200) <= 7 and statuses.count(429) >= 5, statuses
+        assert all("Too many requests" in text for status, text, _ in results if status == 429)
+        status, _, _ = _get(server, "127.0.0.11", "/rules/escalero")  # another address is served
+        assert status == 200
+        figures.add("moderation", "flood_requests_refused", statuses.count(429))
+    finally:
+        for sock in slow:
+            sock.close()
+        server.stop()
+
+
+def _in_child(work) -> int:
+    """Run `work()` (returning a small number) in a forked process; its result."""
+    import os
+
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never back into pytest
+        try:
+            os.write(write, str(work()).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    os.waitpid(pid, 0)
+    with os.fdopen(read) as pipe:
+        return int(pipe.read() or -1)
+
+
+def test_the_address_table_is_one_for_every_process():
+    """The table the master makes before forking counts for every worker (as gunicorn forks
+    them); a dead worker's connections stop counting."""
+    import os
+
+    from scorekeeper.worker import AddressTable
+
+    table = AddressTable(2, rate=0.001, burst=10)
+
+    def requests() -> int:
+        table.claim(os.getpid())
+        return sum(table.request("203.0.113.1") for _ in range(8))
+
+    assert _in_child(requests) + _in_child(requests) == 10  # the burst, shared
+
+    def hold_five() -> int:
+        table.claim(os.getpid())
+        return sum(table.connect("203.0.113.2", 8) is not False for _ in range(5))  # and die holding them
+
+    assert _in_child(hold_five) == 5
+    table.claim(os.getpid())  # a worker starting clears the columns of workers no longer alive
+    assert table.open_connections("203.0.113.2") == 0
+    held = [table.connect("203.0.113.3", 3) for _ in range(4)]
+    assert held[3] is False and all(isinstance(slot, int) for slot in held[:3])
+    table.disconnect(held[0])
+    assert table.open_connections("203.0.113.3") == 2
+    table.release(os.getpid())  # the master reaps a worker: its connections go with it
+    assert table.open_connections("203.0.113.3") == 0
+    table.close()
+
+
+def test_a_body_that_never_arrives_is_cut_off(tmp_path, kit, figures):
+    """A POST whose body never came was still open after 420 s: now a request's body must arrive
+    within SCOREKEEPER_BODY_SECONDS (20 s by default) of its head, else a 408 with words and the
+    connection closed; one larger than the app could take gets a 413 at once."""
+    import time
+
+    server = kit.Server(tmp_path / "instance", workers=1, env={"SCOREKEEPER_BODY_SECONDS": "1"})
+    try:
+        head = f"POST /join HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+        for sends in ([b"code=AB"], [b"c", b"o", b"d", b"e", b"="]):  # a body cut short, a dripping one
+            with _connect(server, "127.0.0.12") as sock:
+                started = time.monotonic()
+                sock.sendall((head + "Content-Length: 100\r\n\r\n").encode())
+                for piece in sends:
+                    sock.sendall(piece)
+                    time.sleep(0.3)
+                sock.settimeout(5)
+                answer = b""
+                while chunk := sock.recv(4096):
+                    answer += chunk
+                took = time.monotonic() - started
+            assert answer.startswith(b"HTTP/1.1 408") and b"did not arrive in time" in answer, answer
+            assert 0.9 <= took < 3, took
+            figures.add("moderation", "slow_bodies_cut_off")
+        with _connect(server, "127.0.0.12") as sock:
+            sock.sendall((head + "Content-Length: 10000000\r\n\r\n").encode())
+            sock.settimeout(5)
+            assert sock.recv(4096).startswith(b"HTTP/1.1 413")
+        with _connect(server, "127.0.0.12") as sock:  # a client that waits for "100 Continue" gets it
+            sock.sendall((head + "Content-Length: 11\r\nExpect: 100-continue\r\n\r\n").encode())
+            sock.settimeout(5)
+            assert sock.recv(4096) == b"HTTP/1.1 100 Continue\r\n\r\n"
+            sock.sendall(b"code=ZZZZZZ")
+            final = sock.recv(4096)
+            assert final.startswith(b"HTTP/1.1 403") and b"100 Continue" not in final, final[:200]
+        # a body that comes is read as before: a wrong code, refused by the app in words
+        phone = kit.WebPhone(server.url)
+        assert phone.post("/join", {"code": "ZZZZZZ"}, fetch=False).status == 404
+        assert not server.server_errors()
+    finally:
+        server.stop()
+
+
+def test_the_open_files_limit_is_raised_and_kept_below(tmp_path, kit, figures):
+    """With the common soft limit of 1,024 open files, 24 addresses' connections ran the server
+    out of descriptors and honest phones waited for nothing. The soft limit is raised to the
+    hard one at start; a worker serves connections below it with room kept, and answers past
+    them with a 503 in words."""
+    import shutil
+    import sys
+
+    if not shutil.which("prlimit"):
+        pytest.skip("prlimit is not installed")
+    server = kit.Server(tmp_path / "instance", workers=1, command=[
+        "prlimit", "--nofile=100:256", sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1",
+        "--port", "{port}", "--workers", "1"])
+    slow = []
+    try:
+        workers = [pid for pid in kit.worker_cpu(server)]
+        limits = (Path("/proc") / str(workers[0]) / "limits").read_text()
+        assert re.search(r"Max open files\s+256\s+256", limits), limits
+        from scorekeeper.worker import connections_within
+        served = connections_within(256)  # 256 - 128 - 64
+        slow = [sock for n in range(served // 16 + 1) for sock in _slow(server, f"127.0.1.{n + 1}", 16)]
+        answers = _refused(slow)
+        assert len(answers) == len(slow) - served, (len(answers), len(slow), served)
+        assert all(a.startswith(b"HTTP/1.1 503") and b"The server is full right now" in a for a in answers)
+        status, text, took = _get(server, "127.0.2.1", "/")  # a phone now: words at once, not a hang
+        assert status == 503 and took < 2
+        for sock in slow:
+            sock.close()
+        slow = []
+        time.sleep(0.5)
+        status, _, _ = _get(server, "127.0.2.1", "/")
+        assert status == 200
+        assert "Too many open files" not in server.log_tail(200)
+        figures.add("moderation", "connections_past_the_open_files_refused", len(answers))
+    finally:
+        for sock in slow:
+            sock.close()
+        server.stop()
