@@ -23,7 +23,7 @@ import sqlite_utils
 
 from . import stats, store
 from .gamelog import COOPERATE_EVERY, FORMAT, Game, LogError, clean_event, cooperate, read_header
-from .names import clean_name, skeleton
+from .names import clean_name, look_alike, skeleton
 from .games import ENGINES
 from .games.base import Both, Either, RuleError, Text
 from .games.settle import fewest_transfers, text_cents
@@ -459,10 +459,11 @@ def create_table(db: sqlite_utils.Database, device: str, game: str, rules: Any,
         seating.append((clean_name(scribe), "scribe"))
     _check_names([n for n, _ in seating])
     header = {"format": FORMAT, "game": game, "players": names, "rules": rules or {}}
-    teams = teams or _default_teams(engine, names, header["rules"])
+    teams = _clean_teams(teams) or _default_teams(engine, names, header["rules"])
     if teams:
         header["teams"] = teams
     _check_header(header, allow_unseated=True)
+    _check_team_names(teams)
     if address is not None:
         check_limit(db, NEW_TABLES, device, address)
 
@@ -482,25 +483,53 @@ def _free_code(db: sqlite_utils.Database) -> str:
 
 
 def _check_names(names: list[str]) -> None:
-    """Refuse too many names, long ones, and two that look the same (names.skeleton: "Anna"
-    beside a Cyrillic "Аnna", "ANNA" or "Ánna")."""
-    seen: dict[str, str] = {}
+    """Refuse too many names, long ones, and two that look the same (`names.look_alike`:
+    "Anna" beside a Cyrillic "Аnna", "ANNA", "Ánna" or "Anna" with a Hangul filler; "Ali"
+    beside "AIi", "Sam" beside "Sarn"). Players at table creation, joins and imports alike;
+    the names are cleaned already (`names.clean_name`)."""
     if len(names) > MAX_SEATS:
         raise Refused("A table has at most %(seats)s seats.", 400, seats=MAX_SEATS)
-    for name in names:
+    for number, name in enumerate(names):
         if len(name) > 40:
             raise Refused("The name %(name)s… is longer than 40 characters.", 400, name=repr(name[:40]))
-        looks = skeleton(name)
-        if looks in seen:
-            first = seen[looks]
-            if first == name:
-                raise Refused("%(name)s is at the table twice: give each player their own name.", 400, name=name)
-            if first.casefold() == name.casefold():
-                raise Refused("%(names)s are at the table twice: give each player their own name.", 400,
-                              names=Both((first, name)))
-            raise Refused("%(names)s look the same at the table: give each player a name of their own.", 400,
+        first = next((earlier for earlier in names[:number] if look_alike(earlier, name)), None)
+        if first is None:
+            continue
+        if first == name:
+            raise Refused("%(name)s is at the table twice: give each player their own name.", 400, name=name)
+        if first.casefold() == name.casefold():
+            raise Refused("%(names)s are at the table twice: give each player their own name.", 400,
                           names=Both((first, name)))
-        seen[looks] = name
+        raise Refused("%(names)s look the same at the table: give each player a name of their own.", 400,
+                      names=Both((first, name)))
+
+
+def _clean_teams(teams: Any) -> Any:
+    """Teams as the host or a log gave them, their names and members cleaned like players'
+    names (anything else is left for the log's checks to refuse)."""
+    if not isinstance(teams, list):
+        return teams
+    cleaned = []
+    for team in teams:
+        if isinstance(team, dict):
+            team = dict(team)
+            if isinstance(team.get("name"), str):
+                team["name"] = clean_name(team["name"])
+            if isinstance(team.get("players"), list):
+                team["players"] = [clean_name(p) if isinstance(p, str) else p for p in team["players"]]
+        cleaned.append(team)
+    return cleaned
+
+
+def _check_team_names(teams: Any) -> None:
+    """Refuse two teams whose names look the same (after the log's own checks: two teams of
+    one name, ignoring case, are refused there)."""
+    names = [team["name"] for team in teams or () if isinstance(team, dict) and isinstance(team.get("name"), str)]
+    for number, name in enumerate(names):
+        first = next((earlier for earlier in names[:number] if look_alike(earlier, name)), None)
+        if first is not None:
+            raise Refused("The teams %(names)s look the same: give each team a name of its own.", 400,
+                          names=Both((first, name)))
 
 
 def _check_header(header: dict, allow_unseated: bool = False) -> Game | None:
@@ -713,10 +742,11 @@ def set_teams(db: sqlite_utils.Database, table: dict, who: Viewer, teams: list[d
             raise Refused("The game has started: teams can change at the rematch.", 409)
         header = json.loads(change.game["header"])
         if teams:
-            header["teams"] = teams
+            header["teams"] = _clean_teams(teams)  # cleaned and compared as players' names are
         else:
             header.pop("teams", None)
         _check_header(header)
+        _check_team_names(header.get("teams"))
         change.set_header(header)
 
     write(db, table, who, seat_teams)
@@ -975,9 +1005,11 @@ def import_log(db: sqlite_utils.Database, doc: Any, device: str = "import", addr
     """A finished or unfinished game log becomes a new table, marked imported (LogError if it
     is refused; Refused past the limits of a device and an address). `played_at`, the code of
     the real table the game was played at: the game then claims that table, and its money
-    counts in the statistics once that table's host confirms it (see `claim_refusal`)."""
+    counts in the statistics once that table's host confirms it (see `claim_refusal`). Its
+    players' and teams' names are cleaned and compared as a table's are."""
     from .gamelog import fold as fold_log
 
+    doc = _clean_log(doc)
     game = read_header(doc)
     # a log of thousands of redeals folded into every statistics page (issue 16): a real
     # evening's game has a few hundred events
@@ -990,6 +1022,7 @@ def import_log(db: sqlite_utils.Database, doc: Any, device: str = "import", addr
         raise LogError("players: a table has at most %(seats)s seats, this log has %(players)s players",
                        seats=MAX_SEATS, players=len(game.setup.players))
     _check_names(list(game.setup.players))  # no look-alike names at one table, imported or not
+    _check_team_names(doc.get("teams"))
     if address is not None:  # past the limit: refused before the events are folded (a big log costs)
         check_limit(db, IMPORTS, device, address)
     state = fold_log(game, doc["events"])  # refuse before writing anything
@@ -1033,6 +1066,46 @@ def import_log(db: sqlite_utils.Database, doc: Any, device: str = "import", addr
         return table
 
     return write(db, None, None, copy)
+
+
+def _clean_log(doc: Any) -> Any:
+    """The log with its players' and teams' names cleaned as a table's are (`names.clean_name`:
+    a name with a Hangul filler or a variation selector is the name without it), and every
+    reference to a player whose name cleaning changed (an event's player, an Escoba side, a
+    rule naming the first dealer) spelt as that player now is. A name cleaned to nothing is
+    then refused by the log's own checks; anything else malformed is left to them too."""
+    if not isinstance(doc, dict):
+        return doc
+    renamed: dict[str, str] = {}
+    for name in doc.get("players") if isinstance(doc.get("players"), list) else ():
+        if isinstance(name, str) and clean_name(name) != name.strip():
+            renamed[name.strip().casefold()] = clean_name(name)
+    for team in doc.get("teams") if isinstance(doc.get("teams"), list) else ():
+        name = team.get("name") if isinstance(team, dict) else None
+        if isinstance(name, str) and clean_name(name) != name.strip():
+            renamed[name.strip().casefold()] = clean_name(name)
+
+    def spelt(value: Any) -> Any:
+        if isinstance(value, str):
+            return renamed.get(value.strip().casefold(), value)
+        if isinstance(value, list):
+            return [spelt(item) for item in value]
+        if isinstance(value, dict):
+            return {spelt(key): spelt(item) for key, item in value.items()}
+        return value
+
+    cleaned = dict(doc)
+    if isinstance(doc.get("players"), list):
+        cleaned["players"] = [clean_name(name) if isinstance(name, str) else name for name in doc["players"]]
+    if "teams" in doc:
+        cleaned["teams"] = _clean_teams(doc["teams"])
+    if renamed:
+        if isinstance(doc.get("rules"), dict):
+            cleaned["rules"] = {key: spelt(value) for key, value in doc["rules"].items()}
+        if isinstance(doc.get("events"), list):  # an event's own keys stay as they are
+            cleaned["events"] = [{key: spelt(value) for key, value in event.items()} if isinstance(event, dict)
+                                 else event for event in doc["events"]]
+    return cleaned
 
 
 # --- an imported game that claims a real table --------------------------------------------------
