@@ -1253,7 +1253,8 @@ def _own_games(db: sqlite_utils.Database, table_id: int, name_of: Callable[[str]
 
 def _claim_digests(db: sqlite_utils.Database, table_id: int, name_of: Callable[[str], str]) -> list[dict]:
     """The claims naming this table with their digests; a digest of an older kind is made
-    again from its game (and kept), so that each compares with a new claim's."""
+    again from its game (and kept when the write commits), so that each compares with a new
+    claim's."""
     rows = list(db["claims"].rows_where("table_id = ?", [table_id]))
     for row in rows:
         if not row["digest"].startswith(DIGEST_VERSION):

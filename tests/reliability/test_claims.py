@@ -393,3 +393,41 @@ def test_the_command_line_names_any_table_but_the_same_game_once(app, phone, run
     assert runner.invoke(cli, ["import", str(tmp_path / "seed.json"), "--played-at", code]).exit_code == 0
     copy = runner.invoke(cli, ["import", str(tmp_path / "copy.json"), "--played-at", code])
     assert copy.exit_code == 2 and "already names table" in copy.stderr
+
+
+def test_a_claim_filed_before_the_normalised_game_is_compared_all_the_same(app, phone):
+    """A claim kept with the digest of before (the log as written) is normalised when a new claim
+    meets it: a lower-cased copy of it is the same game."""
+    host, token, seated = a_real_table(phone, ("Anna", "Ben"))
+    code = code_of(app, token)
+    assert seated["Anna"].post("/import", {"text": json.dumps(SEED), "played_at": code},
+                               fetch=False).status_code == 303
+    db = db_of(app)
+    claim = claim_at(app, token).row["id"]
+    db["claims"].update(claim, {"digest": "0" * 64})  # as issue 16 kept it
+    copy = seated["Ben"].post("/import", {"text": json.dumps(lower_cased(SEED)), "played_at": code}, fetch=False)
+    assert copy.status_code == 409 and "already names table" in alert(copy), alert(copy)
+    other = {**SEED, "rules": {**SEED["rules"], "stake": "0.20"}}  # another game: its write keeps the new digest
+    assert seated["Ben"].post("/import", {"text": json.dumps(other), "played_at": code}, fetch=False).status_code == 303
+    assert db_of(app)["claims"].get(claim)["digest"].startswith(service.DIGEST_VERSION)
+
+
+def test_a_claim_the_table_then_plays_itself_cannot_be_confirmed(app, phone, figures):
+    """A claim filed while the table had nothing that counts (its one entry undone), and the table
+    then starts the same game itself: confirming it would count the game twice."""
+    host = phone()
+    token = host.open_table("escalero", players=("Anna", "Ben"), stake="0.50")
+    anna = phone()
+    anna.join(token, "Anna")
+    assert host.enter(token, {"type": "score", "player": "Anna", "column": 1, "row": "F", "value": 35}).status_code == 200
+    db = db_of(app)
+    last = service.load(db, service.current_game(db, service.by_join_token(db, token)["id"])).entries[-1][0].id
+    assert host.post(f"/t/{token}/undo", {"target": str(last)}).status_code == 200
+    assert anna.post("/import", {"text": json.dumps(SEED), "played_at": code_of(app, token)},
+                     fetch=False).status_code == 303
+    for event in SEED["events"][:2]:
+        assert host.enter(token, event).status_code == 200
+    refused = host.post(f"/t/{token}/claims/{claim_at(app, token).row['id']}", {"answer": "confirm"})
+    assert refused.status_code == 409 and "was played at table" in refused.get_data(as_text=True)
+    assert claim_at(app, token).status == "open"
+    figures.add(SECTION, "answers_refused")
