@@ -33,7 +33,9 @@ DEFAULT_IGNORABLE = (
 )
 # blank glyphs that are neither spaces nor default-ignorable: the braille blank, Khitan's filler
 BLANKS = frozenset({"\u2800", "\U00016FE4"})
-DROPPED_CATEGORIES = frozenset({"Cf", "Cc", "Co", "Cs", "Cn"})
+# format, control, private-use and surrogate characters (not unassigned ones: a phone newer
+# than this server's Unicode may show them, and the reserved default-ignorables are above)
+DROPPED_CATEGORIES = frozenset({"Cf", "Cc", "Co", "Cs"})
 # look-alikes of more than one character that TR39 lacks (it has m → rn): each character
 # becomes the sequence it looks like, as TR39's prototypes do
 SEQUENCES = {"W": "VV", "w": "vv", "d": "cl"}
