@@ -14,18 +14,20 @@ import json
 import random
 import secrets
 import time
-from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
+from dataclasses import dataclass, field, fields, is_dataclass, replace
+from datetime import datetime, timedelta, timezone
+from decimal import Decimal
+from enum import Enum
 from functools import cached_property
-from typing import Any, Callable, Iterable, TypeVar
+from typing import Any, Callable, Iterable, Mapping, TypeVar
 
 import sqlite_utils
 
 from . import stats, store
 from .gamelog import COOPERATE_EVERY, FORMAT, Game, LogError, clean_event, cooperate, read_header
-from .names import clean_name, skeleton
+from .names import clean_name, look_alike, skeleton
 from .games import ENGINES
-from .games.base import Both, Either, RuleError, Text
+from .games.base import Both, Either, RuleError, Text, describe
 from .games.settle import fewest_transfers, text_cents
 from .store import FoldCache, changed, immediate
 
@@ -477,10 +479,11 @@ def create_table(db: sqlite_utils.Database, device: str, game: str, rules: Any,
         seating.append((clean_name(scribe), "scribe"))
     _check_names([n for n, _ in seating])
     header = {"format": FORMAT, "game": game, "players": names, "rules": rules or {}}
-    teams = teams or _default_teams(engine, names, header["rules"])
+    teams = _clean_teams(teams) or _default_teams(engine, names, header["rules"])
     if teams:
         header["teams"] = teams
     _check_header(header, allow_unseated=True)
+    _check_team_names(teams)
     if address is not None:
         check_limit(db, NEW_TABLES, device, address)
 
@@ -500,25 +503,53 @@ def _free_code(db: sqlite_utils.Database) -> str:
 
 
 def _check_names(names: list[str]) -> None:
-    """Refuse too many names, long ones, and two that look the same (names.skeleton: "Anna"
-    beside a Cyrillic "Аnna", "ANNA" or "Ánna")."""
-    seen: dict[str, str] = {}
+    """Refuse too many names, long ones, and two that look the same (`names.look_alike`:
+    "Anna" beside a Cyrillic "Аnna", "ANNA", "Ánna" or "Anna" with a Hangul filler; "Ali"
+    beside "AIi", "Sam" beside "Sarn"). Players at table creation, joins and imports alike;
+    the names are cleaned already (`names.clean_name`)."""
     if len(names) > MAX_SEATS:
         raise Refused("A table has at most %(seats)s seats.", 400, seats=MAX_SEATS)
-    for name in names:
+    for number, name in enumerate(names):
         if len(name) > 40:
             raise Refused("The name %(name)s… is longer than 40 characters.", 400, name=repr(name[:40]))
-        looks = skeleton(name)
-        if looks in seen:
-            first = seen[looks]
-            if first == name:
-                raise Refused("%(name)s is at the table twice: give each player their own name.", 400, name=name)
-            if first.casefold() == name.casefold():
-                raise Refused("%(names)s are at the table twice: give each player their own name.", 400,
-                              names=Both((first, name)))
-            raise Refused("%(names)s look the same at the table: give each player a name of their own.", 400,
+        first = next((earlier for earlier in names[:number] if look_alike(earlier, name)), None)
+        if first is None:
+            continue
+        if first == name:
+            raise Refused("%(name)s is at the table twice: give each player their own name.", 400, name=name)
+        if first.casefold() == name.casefold():
+            raise Refused("%(names)s are at the table twice: give each player their own name.", 400,
                           names=Both((first, name)))
-        seen[looks] = name
+        raise Refused("%(names)s look the same at the table: give each player a name of their own.", 400,
+                      names=Both((first, name)))
+
+
+def _clean_teams(teams: Any) -> Any:
+    """Teams as the host or a log gave them, their names and members cleaned like players'
+    names (anything else is left for the log's checks to refuse)."""
+    if not isinstance(teams, list):
+        return teams
+    cleaned = []
+    for team in teams:
+        if isinstance(team, dict):
+            team = dict(team)
+            if isinstance(team.get("name"), str):
+                team["name"] = clean_name(team["name"])
+            if isinstance(team.get("players"), list):
+                team["players"] = [clean_name(p) if isinstance(p, str) else p for p in team["players"]]
+        cleaned.append(team)
+    return cleaned
+
+
+def _check_team_names(teams: Any) -> None:
+    """Refuse two teams whose names look the same (after the log's own checks: two teams of
+    one name, ignoring case, are refused there)."""
+    names = [team["name"] for team in teams or () if isinstance(team, dict) and isinstance(team.get("name"), str)]
+    for number, name in enumerate(names):
+        first = next((earlier for earlier in names[:number] if look_alike(earlier, name)), None)
+        if first is not None:
+            raise Refused("The teams %(names)s look the same: give each team a name of its own.", 400,
+                          names=Both((first, name)))
 
 
 def _check_header(header: dict, allow_unseated: bool = False) -> Game | None:
@@ -732,10 +763,11 @@ def set_teams(db: sqlite_utils.Database, table: dict, who: Viewer, teams: list[d
             raise Refused("The game has started: teams can change at the rematch.", 409)
         header = json.loads(change.game["header"])
         if teams:
-            header["teams"] = teams
+            header["teams"] = _clean_teams(teams)  # cleaned and compared as players' names are
         else:
             header.pop("teams", None)
         _check_header(header)
+        _check_team_names(header.get("teams"))
         change.set_header(header)
 
     write(db, table, who, seat_teams, board=board)
@@ -994,11 +1026,17 @@ def ledger(db: sqlite_utils.Database, table_id: int) -> dict:
 def import_log(db: sqlite_utils.Database, doc: Any, device: str = "import", address: str | None = None,
                played_at: str | None = None) -> dict:
     """A finished or unfinished game log becomes a new table, marked imported (LogError if it
-    is refused; Refused past the limits of a device and an address). `played_at`, the code of
-    the real table the game was played at: the game then claims that table, and its money
-    counts in the statistics once that table's host confirms it (see `claim_refusal`)."""
+    is refused; Refused past the limits of a device and an address). Its players' and teams'
+    names are cleaned and compared as a table's are. `played_at`, the code of the real table
+    the game was played at: the game then claims that table, and its money counts in the
+    statistics once that table's host confirms it (see `_claim_refusal`).
+
+    `address` None is the command line (`scorekeeper import`), whose user owns the server: it
+    is not limited, and may name a table without a phone seated there; everything else about a
+    claim (the same game, the players, the times) is checked as for a phone."""
     from .gamelog import fold as fold_log
 
+    doc = _clean_log(doc)
     game = read_header(doc)
     # a log of thousands of redeals folded into every statistics page (issue 16): a real
     # evening's game has a few hundred events
@@ -1011,16 +1049,18 @@ def import_log(db: sqlite_utils.Database, doc: Any, device: str = "import", addr
         raise LogError("players: a table has at most %(seats)s seats, this log has %(players)s players",
                        seats=MAX_SEATS, players=len(game.setup.players))
     _check_names(list(game.setup.players))  # no look-alike names at one table, imported or not
+    _check_team_names(doc.get("teams"))
     if address is not None:  # past the limit: refused before the events are folded (a big log costs)
         check_limit(db, IMPORTS, device, address)
-    state = fold_log(game, doc["events"])  # refuse before writing anything
-    header = {k: v for k, v in doc.items() if k != "events"}
     real = None
     if played_at and played_at.strip():
-        if not game.engine.result(state).get("finished"):
-            raise Refused("Only a finished game can name the table it was played at: this one is not over.", 400)
         # a wrong code counts against the address like a wrong code typed to join (no guessing)
         real = _by_code(db, played_at, address, None)
+        _claimant_refusal(db, real, device, by_owner=address is None)  # a stranger's log is not folded
+    state = fold_log(game, doc["events"])  # refuse before writing anything
+    header = {k: v for k, v in doc.items() if k != "events"}
+    if real is not None and not game.engine.result(state).get("finished"):
+        raise Refused("Only a finished game can name the table it was played at: this one is not over.", 400)
     # Performance (bench/attack.py): the events' rows and the game's statistics are made before
     # the write lock is taken, which is then held for the inserts only, and the worker's other
     # requests go on between their steps (`cooperate`)
@@ -1038,7 +1078,9 @@ def import_log(db: sqlite_utils.Database, doc: Any, device: str = "import", addr
     def copy(change: Write) -> dict:
         if address is not None:  # the CLI imports unlimited: its user owns the server
             spend(change.db, IMPORTS, device, address)
-        claim = _claim_refusal(change.db, real, doc) if real is not None else None
+        claim = None
+        if real is not None:
+            claim = _claim_refusal(change.db, real, game, state, doc, device, by_owner=address is None)
         table = change.open_table(device, doc["game"], header, ((name, "player") for name in game.setup.players))
         change.db["tables"].update(table["id"], {"imported": 1})
         game_id = change.game["id"]
@@ -1056,33 +1098,201 @@ def import_log(db: sqlite_utils.Database, doc: Any, device: str = "import", addr
     return write(db, None, None, copy)
 
 
+def _clean_log(doc: Any) -> Any:
+    """The log with its players' and teams' names cleaned as a table's are (`names.clean_name`:
+    a name with a Hangul filler or a variation selector is the name without it), and every
+    reference to a player whose name cleaning changed (an event's player, an Escoba side, a
+    rule naming the first dealer) spelt as that player now is. A name cleaned to nothing is
+    then refused by the log's own checks; anything else malformed is left to them too."""
+    if not isinstance(doc, dict):
+        return doc
+    renamed: dict[str, str] = {}
+    for name in doc.get("players") if isinstance(doc.get("players"), list) else ():
+        if isinstance(name, str) and clean_name(name) != name.strip():
+            renamed[name.strip().casefold()] = clean_name(name)
+    for team in doc.get("teams") if isinstance(doc.get("teams"), list) else ():
+        name = team.get("name") if isinstance(team, dict) else None
+        if isinstance(name, str) and clean_name(name) != name.strip():
+            renamed[name.strip().casefold()] = clean_name(name)
+
+    def spelt(value: Any) -> Any:
+        if isinstance(value, str):
+            return renamed.get(value.strip().casefold(), value)
+        if isinstance(value, list):
+            return [spelt(item) for item in value]
+        if isinstance(value, dict):
+            return {spelt(key): spelt(item) for key, item in value.items()}
+        return value
+
+    cleaned = dict(doc)
+    if isinstance(doc.get("players"), list):
+        cleaned["players"] = [clean_name(name) if isinstance(name, str) else name for name in doc["players"]]
+    if "teams" in doc:
+        cleaned["teams"] = _clean_teams(doc["teams"])
+    if renamed:
+        if isinstance(doc.get("rules"), dict):
+            cleaned["rules"] = {key: spelt(value) for key, value in doc["rules"].items()}
+        if isinstance(doc.get("events"), list):  # an event's own keys stay as they are
+            cleaned["events"] = [{key: spelt(value) for key, value in event.items()} if isinstance(event, dict)
+                                 else event for event in doc["events"]]
+    return cleaned
+
+
 # --- an imported game that claims a real table --------------------------------------------------
 #
 # Anyone can write a log, so an imported game's money never counts in the statistics on its
 # own. The importer may name the table the game was really played at; that table's host then
-# confirms the money (or dismisses the claim). What a claim must be: a finished game; the
-# table it names is a real one (not itself imported) with real play (entries made at it);
-# every player of the game sat at it (by name, ignoring case); the same game (its players,
-# rules and entries) neither played at the table itself nor claiming it already. The host
-# confirms nothing they could not have entered at their own table: a host writes for every
-# side there. Once confirmed, the game counts with its money for every phone of that table,
-# as long as it stays as confirmed (an undo or correction at the imported table voids it).
+# confirms the money (or dismisses the claim). What a claim must be: a finished game, imported
+# by a phone seated at the table it names (or its host); the table a real one (not itself
+# imported) with real play (entries made at it), opened before the game started; every player
+# of the game sat at it (names compared as look-alikes); the same game — compared as the
+# engine read it, `normal_game` — neither played at the table itself (nor continued from a
+# game played there) nor naming it already, nor dismissed there before. A refusal never says
+# who sits at the table. The host confirms nothing they could not have entered at their own
+# table: a host writes for every side there. Once confirmed, the game counts with its money
+# for every phone of that table, as long as it stays as confirmed (an undo or correction at
+# the imported table voids it).
+
+# what an engine's records keep of how an entry was made or a detail that scores nothing, left
+# out of a normalised game: Escalero's dice (its cell's value counts), Jaques le Kaques' throws
+# and calls (its turn's points count), Euchre's trump, Escoba's leftover cards
+DETAILS = frozenset({"throw", "throws", "calls", "trump", "leftover"})
+DIGEST_VERSION = "v2:"  # digests made by `game_digest`; older ones are made again when met
 
 
-def game_digest(doc: dict) -> str:
-    """What makes two logs one game: its game, players, teams, rules and entries (not when or
-    by whom they were written)."""
-    events = [{k: v for k, v in event.items() if k not in ("at", "by", "note") and v is not None}
-              for event in doc.get("events") or ()]
-    core = {"game": doc.get("game"), "players": [str(p).casefold() for p in doc.get("players") or ()],
-            "teams": doc.get("teams"), "rules": doc.get("rules") or {}, "events": events}
-    return hashlib.sha256(json.dumps(core, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+def normal_game(game: Game, state: Any, name_of: Callable[[str], str] = skeleton) -> dict:
+    """A game as its engine read it, so that no spelling makes it another: its game, players
+    (each name as `name_of` spells it; by default its skeleton) and teams (by their players,
+    not their names), its rules with their defaults filled in, and what the engine recorded of
+    each entry (the state's records in order: Escalero's cells with their values, not the dice
+    or `"served": false`; the turns, hands and rounds of the other games), each side named
+    alike wherever it appears.
+
+    >>> from .gamelog import read_header, fold
+    >>> doc = {"format": FORMAT, "game": "escalero", "players": ["Anna", "Ben"], "rules": {"stake": "0.50"},
+    ...        "events": [{"type": "score", "player": "Anna", "column": 1, "row": "6", "dice": [6, 6, 6, 6, 6]}]}
+    >>> copy = {**doc, "players": ["anna", "ben"], "rules": {"stake": "0.5", "currency": "EUR"},
+    ...         "events": [{"type": "score", "player": "ANNA", "column": 1, "row": "6", "value": 30}]}
+    >>> first, second = (normal_game(read_header(d), fold(read_header(d), d["events"])) for d in (doc, copy))
+    >>> first == second, first["records"]["entries"][0]["value"]
+    (True, 30)
+    """
+    setup = game.setup
+    players = {skeleton(player): "player:" + name_of(player) for player in setup.players}
+    # a team is who plays in it: its name is a label a copy could change
+    teams = {skeleton(side.name): "team:" + "+".join(sorted(players[skeleton(m)] for m in side.members))
+             for side in setup.sides} if setup.teams else {}
+    # in a team game the side scores, whichever partner wrote (an Escalero cell, a Euchre maker)
+    side_of = {skeleton(player): teams[skeleton(setup.side_of(player).name)]
+               for player in setup.players} if teams else {}
+
+    def named(text: str, record: bool) -> str:
+        key = skeleton(text)
+        if key in teams:
+            return teams[key]
+        if key in players:
+            return side_of.get(key, players[key]) if record else players[key]
+        return text
+
+    def normal(value: Any, record: bool) -> Any:
+        if isinstance(value, Enum):
+            return value.value
+        if value is None or isinstance(value, (bool, int)):
+            return value
+        if isinstance(value, str):
+            return named(value, record)
+        if isinstance(value, Decimal):
+            return f"{value.normalize():f}"
+        if isinstance(value, float):
+            return repr(value)
+        if is_dataclass(value) and not isinstance(value, type):
+            return {f.name: normal(getattr(value, f.name), record) for f in fields(value) if f.name not in DETAILS}
+        if isinstance(value, Mapping):
+            return sorted(([normal(k, record), normal(v, record)] for k, v in value.items()), key=_ordered)
+        if isinstance(value, (list, tuple)):
+            return [normal(item, record) for item in value]
+        if isinstance(value, (set, frozenset)):
+            return sorted((normal(item, record) for item in value), key=_ordered)
+        return repr(value)
+
+    # the records are the state's sequences (Escalero's entries, Kaques' turns, Escoba's rounds,
+    # Euchre's deals); the rest of a state (pads, totals, the winner) follows from them
+    records = {f.name: normal(getattr(state, f.name), True) for f in fields(state)
+               if isinstance(getattr(state, f.name), tuple)} if is_dataclass(state) else {"state": normal(state, True)}
+    return {"game": game.engine.name, "players": [players[skeleton(p)] for p in setup.players],
+            "teams": [[teams[skeleton(side.name)], [players[skeleton(m)] for m in side.members]]
+                      for side in setup.sides] if teams else None,
+            "rules": normal(game.rules, False), "records": records}
 
 
-def _claim_refusal(db: sqlite_utils.Database, real: dict, doc: dict) -> str:
-    """Refuse a game claiming the table `real` that may not (see above); its digest if it may."""
+def _ordered(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def game_digest(normal: dict) -> str:
+    """What makes two logs one game: the digest of their `normal_game`."""
+    return DIGEST_VERSION + hashlib.sha256(_ordered(normal).encode()).hexdigest()
+
+
+def _continues(own: dict, claimed: dict) -> bool:
+    """Whether the claimed game is this game of the table, or goes on from it: the same game,
+    players, teams and rules, and each of the table's records its first ones."""
+    head = ("game", "players", "teams", "rules")
+    if any(own[key] != claimed[key] for key in head) or own["records"].keys() != claimed["records"].keys():
+        return False
+    return all(claimed["records"][key][:len(records)] == records for key, records in own["records"].items())
+
+
+def _names_at(db: sqlite_utils.Database, table_id: int, players: Iterable[str] = ()) -> Callable[[str], str] | None:
+    """How a game naming this table spells each name: the skeleton of the seat it looks like
+    (each of `players` its own seat, none twice; None when one of them has no seat there)."""
+    seated = [seat["name"] for seat in seats(db, table_id)]
+
+    def seat_like(name: str, taken: Iterable[str] = ()) -> str | None:
+        for same in (lambda s: s == name, lambda s: s.casefold() == name.casefold(), lambda s: look_alike(s, name)):
+            found = next((s for s in seated if s not in taken and same(s)), None)
+            if found is not None:
+                return found
+        return None
+
+    matched: dict[str, str] = {}
+    for player in players:
+        seat = seat_like(player, matched.values())
+        if seat is None:
+            return None
+        matched[player] = seat
+    return lambda name: skeleton(matched.get(name) or seat_like(name) or name)
+
+
+def _own_games(db: sqlite_utils.Database, table_id: int, name_of: Callable[[str], str]) -> Iterable[dict]:
+    """The table's own games with entries, normalised."""
+    for row in games_of(db, table_id):
+        own = load(db, row)
+        if own.game is not None and own.entries:
+            yield normal_game(own.game, own.state, name_of)
+
+
+def _claim_digests(db: sqlite_utils.Database, table_id: int, name_of: Callable[[str], str]) -> list[dict]:
+    """The claims naming this table with their digests; a digest of an older kind is made
+    again from its game (and kept when the write commits), so that each compares with a new
+    claim's."""
+    rows = list(db["claims"].rows_where("table_id = ?", [table_id]))
+    for row in rows:
+        if not row["digest"].startswith(DIGEST_VERSION):
+            played = load(db, db["games"].get(row["game_id"]))
+            if played.game is not None:
+                row["digest"] = game_digest(normal_game(played.game, played.state, name_of))
+                db["claims"].update(row["id"], {"digest": row["digest"]})
+    return rows
+
+
+def _claim_refusal(db: sqlite_utils.Database, real: dict, game: Game, state: Any, doc: dict, device: str,
+                   by_owner: bool = False) -> str:
+    """Refuse a game claiming the table `real` that may not (see above); its digest if it may.
+    `by_owner`: the command line's user, who may name a table without a phone seated there."""
     real = db["tables"].get(real["id"])  # as it stands inside this transaction
     code = real["code"]
+    _claimant_refusal(db, real, device, by_owner)
     if real["imported"]:
         raise Refused("Table %(code)s holds an imported game itself: name the table where the game was "
                       "played.", 400, code=code)
@@ -1091,20 +1301,60 @@ def _claim_refusal(db: sqlite_utils.Database, real: dict, doc: dict) -> str:
     if not played:
         raise Refused("Nothing has been played at table %(code)s yet: a game can only name a table "
                       "where its players played.", 400, code=code)
-    names = {seat["name"].casefold() for seat in seats(db, real["id"])}
-    strangers = [name for name in doc["players"] if name.casefold() not in names]
-    if strangers:
-        raise Refused("%(names)s did not sit at table %(code)s: a game can only name the table its "
-                      "players sat at.", 400, names=Both(strangers), code=code)
-    digest = game_digest(doc)
-    for row in games_of(db, real["id"]):
-        own = load(db, row)
-        if own.game is not None and own.entries and game_digest(own.log()) == digest:
-            raise Refused("This game was played at table %(code)s itself: its money counts already.",
-                          409, code=code)
-    if db["claims"].count_where("table_id = ? AND digest = ? AND status != 'dismissed'", [real["id"], digest]):
+    _check_claim_times(doc, real)
+    name_of = _names_at(db, real["id"], game.setup.players)
+    if name_of is None:  # never who sits there: the phone may be anyone's with the code
+        raise Refused("Some players of this game did not sit at table %(code)s: a game can only name the "
+                      "table its players sat at.", 400, code=code)
+    claimed = normal_game(game, state, name_of)
+    if any(_continues(own, claimed) for own in _own_games(db, real["id"], name_of)):
+        raise Refused("This game was played at table %(code)s itself: its money counts already.", 409, code=code)
+    digest = game_digest(claimed)
+    same = [row for row in _claim_digests(db, real["id"], name_of) if row["digest"] == digest]
+    if any(row["status"] == "dismissed" for row in same):
+        raise Refused("The host of table %(code)s dismissed this game already: it cannot name the table "
+                      "again.", 409, code=code)
+    if same:
         raise Refused("The same game already names table %(code)s.", 409, code=code)
     return digest
+
+
+def _claimant_refusal(db: sqlite_utils.Database, real: dict, device: str, by_owner: bool) -> None:
+    """Refuse a claim on `real` from a phone neither seated there (and let in) nor its host:
+    the code alone, old or new, names no table (the command line's user, `by_owner`, may)."""
+    if by_owner or (device and (device == real["host_device"] or db["seats"].count_where(
+            "table_id = ? AND device = ? AND approved = 1", [real["id"], device]))):
+        return
+    raise Refused("Only a phone seated at table %(code)s can name it: import the game on a phone that "
+                  "played there.", 403, code=real["code"])
+
+
+# a time without its offset from UTC is read as late as any time zone can make it (UTC−12),
+# a day without a time as its end: a game's time is refused as earlier than its table only
+# when it is earlier everywhere
+LATEST_ZONE = timezone(timedelta(hours=-12))
+
+
+def _check_claim_times(doc: dict, table: dict) -> None:
+    """Refuse a game whose `started_at` or an entry's `at` is earlier than the table it names
+    was opened, or cannot be read as a time."""
+    opened = datetime.fromisoformat(table["created_at"])
+    times = [doc.get("started_at"), *(event.get("at") for event in doc["events"] if isinstance(event, dict))]
+    for value in times:
+        if not isinstance(value, str):  # no time given (the table's page shows when it was imported)
+            continue
+        try:
+            when = datetime.fromisoformat(value.strip())
+        except ValueError:
+            raise Refused("The time %(time)s in this game cannot be read: a game that names a table gives "
+                          "its times like 2024-05-01T20:15:00+02:00.", 400, time=describe(value[:40])) from None
+        if len(value.strip()) <= len("2024-05-01"):  # a day: any time of it
+            when += timedelta(days=1)
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=LATEST_ZONE)
+        if when < opened:
+            raise Refused("This game started before table %(code)s was opened: a game can only name the "
+                          "table it was played at.", 400, code=table["code"])
 
 
 @dataclass(frozen=True)
@@ -1186,9 +1436,16 @@ def answer_claim(db: sqlite_utils.Database, table: dict, who: Viewer, claim_id: 
             if played.last_event_id != claim["last_event"]:
                 raise Refused("The imported game was changed after it named this table: it cannot be "
                               "confirmed.", 409)
-            if change.db["claims"].count_where("table_id = ? AND digest = ? AND status = 'confirmed'",
-                                               [table["id"], claim["digest"]]):
+            name_of = _names_at(change.db, table["id"])
+            known = {row["id"]: row for row in _claim_digests(change.db, table["id"], name_of)}
+            digest = known[claim["id"]]["digest"]
+            if any(row["digest"] == digest and row["status"] == "confirmed" for row in known.values()):
                 raise Refused("The same game is confirmed here already.", 409)
+            # the table's own game may have gone on to be this one since the claim came
+            if played.game is not None and any(_continues(own, normal_game(played.game, played.state, name_of))
+                                               for own in _own_games(change.db, table["id"], name_of)):
+                raise Refused("This game was played at table %(code)s itself: its money counts already.", 409,
+                              code=table["code"])
         change.db["claims"].update(claim["id"], {"status": "confirmed" if answer == "confirm" else "dismissed",
                                                  "answered_at": now()})
 

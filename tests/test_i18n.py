@@ -230,7 +230,7 @@ def claims_tour(app, host, stranger, device, pages) -> None:
     anna.join(table, "Anna")
     assert anna.enter(table, {"type": "score", "column": 1, "row": "F", "value": 35}).status_code == 200
     seed = json.loads((LOGS / "escalero" / "seed-two-players.json").read_text())
-    importer = device()
+    importer = anna  # only a phone seated at the table (or its host) names it (issue 24)
     for stake in ("0.50", "0.20"):
         log = json.dumps({**seed, "rules": {**seed["rules"], "stake": stake}})
         made = importer.post("/import", {"text": log, "played_at": code_of(table)}, fetch=False)
@@ -248,16 +248,17 @@ def claims_tour(app, host, stranger, device, pages) -> None:
     pages["claim refused: answered"] = host.post(f"/t/{table}/claims/{claims[0]}", {"answer": "dismiss"})
     pages["claim refused: neither"] = host.post(f"/t/{table}/claims/{claims[0]}", {"answer": "x"})
     pages["claim refused: no such claim"] = host.post(f"/t/{table}/claims/999", {"answer": "confirm"})
-    def refused(name, text, code):  # uploaded: a pasted log would be shown again in its box
-        pages[f"import refused: {name}"] = device().post(
+    def refused(name, text, code, who=host):  # uploaded: a pasted log would be shown again in its box
+        pages[f"import refused: {name}"] = who.post(
             "/import", {"log": (io.BytesIO(text.encode()), "log.json"), "played_at": code}, fetch=False,
             content_type="multipart/form-data")
-        assert pages[f"import refused: {name}"].status_code in (400, 409), name
+        assert pages[f"import refused: {name}"].status_code in (400, 403, 409), name
 
     log = json.dumps({**seed, "rules": {**seed["rules"], "stake": "0.20"}})  # the one confirmed
-    for name, code in (("nothing played there", code_of(empty)), ("the same game", code_of(table)),
-                       ("an imported table", code_of(made.headers["Location"].split("/")[2]))):
-        refused(name, log, code)
+    for name, code, who in (("nothing played there", code_of(empty), host), ("the same game", code_of(table), host),
+                            ("an imported table", code_of(made.headers["Location"].split("/")[2]), importer),
+                            ("not seated there", code_of(table), device())):
+        refused(name, log, code, who)
     refused("unfinished", (LOGS / "escalero" / "unfinished.json").read_text(), code_of(table))
     refused("other players", json.dumps({**seed, "players": ["Cleo", "Dora"], "events": [
         {**event, "player": {"Anna": "Cleo", "Ben": "Dora"}[event["player"]]} for event in seed["events"]]}),

@@ -296,10 +296,12 @@ def test_a_dismissed_game_keeps_its_money_out(app, pub):
     ("not finished", 400, "Only a finished game"),
     ("the same game twice", 409, "already names table"),
     ("a game of the table itself", 409, "was played at table"),
+    ("a phone not seated there", 403, "Only a phone seated at table"),
 ])
 def test_an_import_names_only_a_real_table_its_players_sat_at(app, phone, pub, case, status, said):
     host, anna, ben, token, log = pub
     code = code_of(app, token)
+    importer = phone() if case == "a phone not seated there" else host  # the host of each table named (issue 24)
     if case == "no such code":
         code = "ZZZZZZ"
     elif case == "an imported table":
@@ -317,13 +319,13 @@ def test_an_import_names_only_a_real_table_its_players_sat_at(app, phone, pub, c
     elif case == "the same game twice":
         assert ben.post("/import", {"text": log, "played_at": code}, fetch=False).status_code == 303
     elif case == "a game of the table itself":
-        small = phone()
+        small = importer = phone()
         token = small.open_table("kaques", players=("Anna", "Ben"), target=1000)
         small.enter(token, {"type": "turn", "player": "Anna", "points": 1000})
         code, log = code_of(app, token), small.get(f"/t/{token}/games/1/log.json").get_data(as_text=True)
     db = store.connect(app.config["DATABASE"])
     tables = db["tables"].count
-    refused = phone().post("/import", {"text": log, "played_at": code}, fetch=False)
+    refused = importer.post("/import", {"text": log, "played_at": code}, fetch=False)
     assert refused.status_code == status and said in message(refused), message(refused)
     assert db["tables"].count == tables  # nothing imported
     assert f'value="{code}"' in refused.get_data(as_text=True)  # the form keeps what was typed

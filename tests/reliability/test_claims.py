@@ -4,8 +4,10 @@ troublemaker at the pub, or a stranger with a link, would try to get made-up mon
 
 from __future__ import annotations
 
+import html
 import json
 import re
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from scorekeeper import service, store
@@ -82,7 +84,7 @@ def test_only_the_host_s_phone_confirms(app, phone, figures):
     """A seated player, a stranger with the join link, a phone the host removed, the board link
     and the host of another table: each refused with words, the claim still open."""
     host, token, seated = a_real_table(phone, ("Anna", "Ben", "Mallory"))
-    importer = phone()
+    importer = seated["Ben"]  # only a phone seated at the table names it (issue 24)
     seed = {**SEED, "players": ["Anna", "Ben"]}
     assert importer.post("/import", {"text": json.dumps(seed), "played_at": code_of(app, token)},
                          fetch=False).status_code == 303
@@ -149,7 +151,7 @@ def test_a_game_changed_after_it_named_the_table_does_not_count(app, phone, figu
     """The importer hosts the imported table and may correct its entries: a correction before the
     host's answer makes the claim unconfirmable; one after it stops the money counting."""
     host, token, seated = a_real_table(phone, ("Anna", "Ben"))
-    importer = phone()
+    importer = seated["Ben"]
     logs = {}
     for name, stake in (("before", "0.50"), ("after", "0.20")):
         doc = {**SEED, "rules": {**SEED["rules"], "stake": stake}}
@@ -182,14 +184,14 @@ def test_the_same_game_counts_once(app, phone, figures):
     naming it: its money would count twice."""
     host, token, seated = a_real_table(phone, ("Anna", "Ben"))
     code = code_of(app, token)
-    first, second = phone(), phone()
+    first, second = seated["Anna"], seated["Ben"]
     assert first.post("/import", {"text": json.dumps(SEED), "played_at": code}, fetch=False).status_code == 303
     twice = second.post("/import", {"text": json.dumps(SEED), "played_at": code}, fetch=False)
     assert twice.status_code == 409 and "already names table" in twice.get_data(as_text=True)
     kaques = host.open_table("kaques", players=("Anna", "Ben"), target=1000)
     host.enter(kaques, {"type": "turn", "player": "Anna", "points": 1000})
     log = host.get(f"/t/{kaques}/games/1/log.json").get_data(as_text=True)
-    again = seated["Anna"].post("/import", {"text": log, "played_at": code_of(app, kaques)}, fetch=False)
+    again = host.post("/import", {"text": log, "played_at": code_of(app, kaques)}, fetch=False)
     assert again.status_code == 409 and "was played at table" in again.get_data(as_text=True)
     figures.add(SECTION, "claims_refused", 2)
 
@@ -206,3 +208,226 @@ def test_the_table_field_does_not_guess_codes(app, phone, figures):
     assert locked.status_code == 429 and "Too many wrong codes" in locked.get_data(as_text=True)
     assert db_of(app)["tables"].count == 0
     figures.add(SECTION, "codes_guessed_refused", 2)
+
+
+# --- issue 24, finding 4: a claim's "same game", who may file it, what a refusal says, when ------
+
+
+def alert(response) -> str:
+    """The refusal as the import page shows it (its alert, not the pasted log kept in the form)."""
+    found = re.search(r'role="alert">(.*?)</p>', response.get_data(as_text=True), re.S)
+    assert found, response.get_data(as_text=True)[:500]
+    return html.unescape(found.group(1)).strip()
+
+
+def played_seed(phone):
+    """The seed game (Anna +€1.50) played in full at a real table, Anna and Ben seated, the host
+    writing every cell."""
+    host = phone()
+    token = host.open_table("escalero", players=("Anna", "Ben"), stake="0.50")
+    seated = {name: phone() for name in ("Anna", "Ben")}
+    for name, device in seated.items():
+        device.join(token, name)
+    for event in SEED["events"]:
+        assert host.enter(token, event).status_code == 200, event
+    return host, token, seated
+
+
+def lower_cased(doc: dict) -> dict:
+    return {**doc, "players": [p.lower() for p in doc["players"]],
+            "events": [{**e, "player": e["player"].lower()} for e in doc["events"]]}
+
+
+def served_false(doc: dict) -> dict:
+    """One `"served": false` added to the first thrown cell (the default, which says nothing)."""
+    events = [dict(e) for e in doc["events"]]
+    first = next(e for e in events if "dice" in e)
+    first["served"] = False
+    return {**doc, "events": events}
+
+
+def by_value(doc: dict) -> dict:
+    """Every thrown cell written by its value instead (five sixes on the 6s are 30), the rules
+    with their defaults spelt out."""
+    events = [{k: v for k, v in e.items() if k != "dice"} | ({"value": 30} if "dice" in e else {})
+              for e in doc["events"]]
+    return {**doc, "rules": {**doc["rules"], "stake": "0.5", "currency": "EUR", "columns": 3}, "events": events}
+
+
+def test_a_changed_copy_of_the_table_s_own_game_does_not_count_again(app, phone, figures):
+    """The table's own game, exported and imported naming the table with one `"served": false`
+    added, with its names lower-cased, or with dice written as values: each is the game played
+    there (after the host confirmed two such copies, Anna's winnings read €4.50, not €1.50)."""
+    host, token, seated = played_seed(phone)
+    code = code_of(app, token)
+    own = json.loads(seated["Anna"].get(f"/t/{token}/games/1/log.json").get_data(as_text=True))
+    for change in (served_false, lower_cased, by_value, lambda doc: lower_cased(served_false(doc))):
+        copy = seated["Anna"].post("/import", {"text": json.dumps(change(own)), "played_at": code}, fetch=False)
+        assert copy.status_code == 409 and "was played at table" in alert(copy), alert(copy)
+        figures.add(SECTION, "changed_copies_refused")
+    assert not service.claims_at(db_of(app), service.by_join_token(db_of(app), token)["id"])
+    page = seated["Anna"].get("/players/Anna").get_data(as_text=True)
+    assert "+€1.50" in page and "€3.00" not in page and "€4.50" not in page
+
+
+def test_a_changed_copy_of_a_claim_is_the_same_claim(app, phone, figures):
+    """A log naming the table, and the same log lower-cased, with `"served": false` or with
+    values for dice, filed by the other player: one claim, one €1.50."""
+    host, token, seated = a_real_table(phone, ("Anna", "Ben"))
+    code = code_of(app, token)
+    assert seated["Anna"].post("/import", {"text": json.dumps(SEED), "played_at": code},
+                               fetch=False).status_code == 303
+    for change in (lower_cased, served_false, by_value):
+        copy = seated["Ben"].post("/import", {"text": json.dumps(change(SEED)), "played_at": code}, fetch=False)
+        assert copy.status_code == 409 and "already names table" in alert(copy), alert(copy)
+        figures.add(SECTION, "changed_copies_refused")
+    claims = service.claims_at(db_of(app), service.by_join_token(db_of(app), token)["id"])
+    assert len(claims) == 1
+    assert host.post(f"/t/{token}/claims/{claims[0].row['id']}", {"answer": "confirm"}).status_code == 303
+    page = seated["Anna"].get("/players/Anna").get_data(as_text=True)
+    assert "+€1.50" in page and "€3.00" not in page
+
+
+def test_a_dismissed_game_stays_dismissed(app, phone, figures):
+    """The host dismisses a claim; the same game filed again, as it was or lower-cased, by the
+    same phone or the other player's, is refused as dismissed."""
+    host, token, seated = a_real_table(phone, ("Anna", "Ben"))
+    code = code_of(app, token)
+    assert seated["Anna"].post("/import", {"text": json.dumps(SEED), "played_at": code},
+                               fetch=False).status_code == 303
+    claim = claim_at(app, token).row["id"]
+    assert host.post(f"/t/{token}/claims/{claim}", {"answer": "dismiss"}).status_code == 303
+    tables = db_of(app)["tables"].count
+    for device, doc in ((seated["Anna"], SEED), (seated["Ben"], lower_cased(SEED)), (host, by_value(SEED))):
+        again = device.post("/import", {"text": json.dumps(doc), "played_at": code}, fetch=False)
+        assert again.status_code == 409 and "dismissed this game already" in alert(again), alert(again)
+        figures.add(SECTION, "dismissed_refiled_refused")
+    assert db_of(app)["tables"].count == tables
+    assert [c.status for c in service.claims_at(db_of(app), service.by_join_token(db_of(app), token)["id"])] == \
+        ["dismissed"]
+
+
+def test_only_a_phone_seated_at_the_table_names_it(app, phone, figures):
+    """A stranger with the code, a phone the host removed and a seat still waiting for the host's
+    yes cannot name the table; a seated phone and the host can."""
+    host, token, seated = a_real_table(phone, ("Anna", "Ben", "Mallory"))
+    code = code_of(app, token)
+    db = db_of(app)
+    mallory = next(s["id"] for s in service.seats(db, service.by_join_token(db, token)["id"]) if s["name"] == "Mallory")
+    assert host.post(f"/t/{token}/seats/{mallory}/remove").status_code == 200
+    assert host.post(f"/t/{token}/settings", {"approve_seats": "on"}, fetch=False).status_code == 303
+    waiting = phone()  # takes the freed seat, and waits for the host's yes
+    assert waiting.post(f"/t/{token}/join", {"seat": str(mallory)}, fetch=False).status_code == 303
+    seat = db_of(app)["seats"].get(mallory)
+    assert seat["device"] and not seat["approved"]
+    seed = json.dumps({**SEED, "players": ["Anna", "Ben"]})
+    tables = db_of(app)["tables"].count
+    for who, device in (("a stranger with the code", phone()), ("the removed phone", seated["Mallory"]),
+                        ("a waiting seat", waiting)):
+        refused = device.post("/import", {"text": seed, "played_at": code}, fetch=False)
+        assert refused.status_code == 403, who
+        assert f"Only a phone seated at table {code}" in alert(refused), alert(refused)
+        figures.add(SECTION, "claims_refused")
+    assert db_of(app)["tables"].count == tables
+    assert seated["Ben"].post("/import", {"text": seed, "played_at": code}, fetch=False).status_code == 303
+    other = json.dumps({**SEED, "players": ["Anna", "Ben"], "rules": {"stake": "0.20"}})
+    assert host.post("/import", {"text": other, "played_at": code}, fetch=False).status_code == 303
+
+
+def test_a_refusal_never_names_who_sits_at_the_table(app, phone, figures):
+    """"Zed did not sit at table 3W7PSX" told anyone with the code, however old, who did: a log of
+    Anna and Zed was enough. Now a stranger learns nothing past the code, and a phone seated
+    there only that the players do not match."""
+    host, token, seated = a_real_table(phone, ("Anna", "Mallory"))
+    code = code_of(app, token)
+    db = db_of(app)
+    db["tables"].update(service.by_join_token(db, token)["id"], {"created_at": "2020-01-01T20:00:00+00:00"})
+    probe = json.dumps({**SEED, "players": ["Anna", "Zed"],
+                        "events": [{**e, "player": "Zed" if e["player"] == "Ben" else "Anna"} for e in SEED["events"]]})
+    stranger = phone().post("/import", {"text": probe, "played_at": code}, fetch=False)
+    mallory = seated["Mallory"].post("/import", {"text": probe, "played_at": code}, fetch=False)
+    assert stranger.status_code == 403 and mallory.status_code == 400
+    assert "players of this game did not sit at table" in alert(mallory)
+    for refused in (stranger, mallory):
+        for name in ("Anna", "Mallory", "Zed"):
+            assert name not in alert(refused), alert(refused)
+        figures.add(SECTION, "claims_refused")
+
+
+def test_a_claim_cannot_predate_its_table(app, phone, figures):
+    """A game that started (or whose first entry was made) before the table it names was opened
+    was not played there; a time that cannot be read is refused too (the host would see it)."""
+    host, token, seated = a_real_table(phone, ("Anna", "Ben"))
+    code = code_of(app, token)
+    first = SEED["events"][0]
+    cases = {
+        "started earlier": ({**SEED, "started_at": "2020-05-01T20:00:00+02:00"}, "started before table"),
+        "first entry earlier": ({**SEED, "events": [{**first, "at": "2020-05-01T18:00:00Z"}, *SEED["events"][1:]]},
+                                "started before table"),
+        "a day earlier, no zone": ({**SEED, "started_at": (datetime.now() - timedelta(days=1)).isoformat()},
+                                   "started before table"),
+        "not a time": ({**SEED, "started_at": "last Tuesday"}, "cannot be read"),
+    }
+    for case, (doc, why) in cases.items():
+        refused = seated["Anna"].post("/import", {"text": json.dumps(doc), "played_at": code}, fetch=False)
+        assert refused.status_code == 400 and why in alert(refused), (case, alert(refused))
+        figures.add(SECTION, "claims_refused")
+    later = (datetime.now(timezone.utc) + timedelta(minutes=5)).isoformat(timespec="seconds")
+    assert seated["Anna"].post("/import", {"text": json.dumps({**SEED, "started_at": later}), "played_at": code},
+                               fetch=False).status_code == 303
+    assert claim_at(app, token).when == later
+    today = {**SEED, "rules": {**SEED["rules"], "stake": "0.20"}, "started_at": datetime.now().date().isoformat()}
+    assert seated["Anna"].post("/import", {"text": json.dumps(today), "played_at": code},  # a day: any time of it
+                               fetch=False).status_code == 303
+
+
+def test_the_command_line_names_any_table_but_the_same_game_once(app, phone, runner, tmp_path):
+    """`scorekeeper import --played-at`: the server's owner needs no seat at the table, and a
+    changed copy of a game naming it is still the same game."""
+    from scorekeeper.cli import cli
+
+    host, token, seated = a_real_table(phone, ("Anna", "Ben"))
+    code = code_of(app, token)
+    (tmp_path / "seed.json").write_text(json.dumps(SEED))
+    (tmp_path / "copy.json").write_text(json.dumps(lower_cased(served_false(SEED))))
+    assert runner.invoke(cli, ["import", str(tmp_path / "seed.json"), "--played-at", code]).exit_code == 0
+    copy = runner.invoke(cli, ["import", str(tmp_path / "copy.json"), "--played-at", code])
+    assert copy.exit_code == 2 and "already names table" in copy.stderr
+
+
+def test_a_claim_filed_before_the_normalised_game_is_compared_all_the_same(app, phone):
+    """A claim kept with the digest of before (the log as written) is normalised when a new claim
+    meets it: a lower-cased copy of it is the same game."""
+    host, token, seated = a_real_table(phone, ("Anna", "Ben"))
+    code = code_of(app, token)
+    assert seated["Anna"].post("/import", {"text": json.dumps(SEED), "played_at": code},
+                               fetch=False).status_code == 303
+    db = db_of(app)
+    claim = claim_at(app, token).row["id"]
+    db["claims"].update(claim, {"digest": "0" * 64})  # as issue 16 kept it
+    copy = seated["Ben"].post("/import", {"text": json.dumps(lower_cased(SEED)), "played_at": code}, fetch=False)
+    assert copy.status_code == 409 and "already names table" in alert(copy), alert(copy)
+    other = {**SEED, "rules": {**SEED["rules"], "stake": "0.20"}}  # another game: its write keeps the new digest
+    assert seated["Ben"].post("/import", {"text": json.dumps(other), "played_at": code}, fetch=False).status_code == 303
+    assert db_of(app)["claims"].get(claim)["digest"].startswith(service.DIGEST_VERSION)
+
+
+def test_a_claim_the_table_then_plays_itself_cannot_be_confirmed(app, phone, figures):
+    """A claim filed while the table had nothing that counts (its one entry undone), and the table
+    then starts the same game itself: confirming it would count the game twice."""
+    host = phone()
+    token = host.open_table("escalero", players=("Anna", "Ben"), stake="0.50")
+    anna = phone()
+    anna.join(token, "Anna")
+    assert host.enter(token, {"type": "score", "player": "Anna", "column": 1, "row": "F", "value": 35}).status_code == 200
+    db = db_of(app)
+    last = service.load(db, service.current_game(db, service.by_join_token(db, token)["id"])).entries[-1][0].id
+    assert host.post(f"/t/{token}/undo", {"target": str(last)}).status_code == 200
+    assert anna.post("/import", {"text": json.dumps(SEED), "played_at": code_of(app, token)},
+                     fetch=False).status_code == 303
+    for event in SEED["events"][:2]:
+        assert host.enter(token, event).status_code == 200
+    refused = host.post(f"/t/{token}/claims/{claim_at(app, token).row['id']}", {"answer": "confirm"})
+    assert refused.status_code == 409 and "was played at table" in refused.get_data(as_text=True)
+    assert claim_at(app, token).status == "open"
+    figures.add(SECTION, "answers_refused")
