@@ -7,8 +7,8 @@ VENDOR := static/vendor
 TRANSLATIONS := scorekeeper/translations
 CATALOGS := $(patsubst %.po,%.mo,$(wildcard $(TRANSLATIONS)/*/LC_MESSAGES/messages.po))
 # what marks a message: gettext's own names, Text and the errors that carry one (engines and
-# tables service), and t()/nt() in static/*.js
-KEYWORDS := -k Text -k Plural:1,2 -k TextError -k RuleError -k SeatingError -k LogError -k Refused -k require:2 -k require_seating:2 -k field:4 -k t -k nt:1,2
+# tables service)
+KEYWORDS := -k Text -k Plural:1,2 -k TextError -k RuleError -k SeatingError -k LogError -k Refused -k require:2 -k require_seating:2 -k field:4
 
 .PHONY: setup run test browser bench bench-smoke clean messages
 

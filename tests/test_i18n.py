@@ -479,13 +479,10 @@ def test_numbers_and_money_in_the_locale(app):
                 assert i18n.number(10000) == big, locale
 
 
-def test_the_scripts_phrases_come_translated(client, app, extracted):
-    """The page scripts mark no phrases of their own any more: what static/app.js says of the
-    network is rendered by the server in the page's language (base.html, the #net element's
-    data-* attributes), so the /i18n/ script has nothing to carry and no page loads it."""
-    assert app.extensions["i18n.scripts"] == []  # no t()/nt() left in static/app.js or a game's script
+def test_the_network_words_come_translated_in_the_page(client):
+    """The page script marks no phrases of its own: what static/app.js says of the network is
+    rendered by the server in the page's language (base.html, the #net element's data-*)."""
     page = client.get("/", headers={"Accept-Language": "de"}).get_data(as_text=True)
-    assert "/i18n/" not in page
     net = dict(re.findall(r'data-(\w+)="([^"]*)"', re.search(r'<span class="net"[^>]*>', page).group(0)))
     english = {"live": "Live", "back": "Back online", "lost": "Connection lost — reconnecting",
                "polling": "Live updates paused — refreshing every 4 s",
@@ -493,13 +490,7 @@ def test_the_scripts_phrases_come_translated(client, app, extracted):
     assert set(net) == set(english)
     assert [key for key in english if net[key] == english[key]] == ["live"]  # "Live" is German too
     assert net["back"] == "Wieder online"
-    # the script's route still answers (an old page's cached URL), with nothing in it
-    script = client.get("/i18n/de.js?v=1")
-    assert script.status_code == 200 and script.mimetype == "text/javascript"
-    assert "immutable" in script.headers["Cache-Control"]
-    data = json.loads(script.get_data(as_text=True).split("=", 1)[1].rstrip().rstrip(";"))
-    assert data == {"lang": "de", "messages": {}}
-    assert client.get("/i18n/xx.js").status_code == 404
+    assert client.get("/i18n/de.js").status_code == 404  # no script of phrases any more
 
 
 def test_a_refusal_reads_in_the_players_language(phone):

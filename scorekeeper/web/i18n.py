@@ -1,19 +1,16 @@
 """Languages: which one a phone sees, every message translated, numbers and money in the
-locale's format, and the phrases the page scripts show.
+locale's format.
 
 A phone gets the language it chose on the switcher (kept in its signed session), else the
 best of its Accept-Language header; the header's region stays for formats, so an Austrian
-phone reads German with Austrian money ("€ 1,50"). Messages come in three kinds, all looked
-up here: `_()`/`ngettext()` in views and templates, `Text` from the engines and the tables
-service (translated with its values, see games/base.py), and `t()`/`nt()` in static/*.js,
-whose translations the page loads from /i18n/<language>.js.
+phone reads German with Austrian money ("€ 1,50"). Messages come in two kinds, both looked
+up here: `_()`/`ngettext()` in views and templates, and `Text` from the engines and the tables
+service (translated with its values, see games/base.py). The page script says nothing of its
+own: what it shows of the network comes rendered in the page (base.html, #net).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
 from datetime import datetime
 from decimal import Decimal, localcontext
 from fractions import Fraction
@@ -24,10 +21,9 @@ from urllib.parse import urlsplit
 from babel import Locale, UnknownLocaleError
 from babel.dates import format_date, format_datetime, format_time
 from babel.lists import format_list
-from babel.messages.extract import extract_from_file
 from babel.numbers import format_currency, format_decimal
-from flask import Blueprint, Flask, Response, abort, current_app, redirect, request, session, url_for
-from flask_babel import Babel, force_locale, get_locale, get_translations
+from flask import Blueprint, Flask, current_app, redirect, request, session, url_for
+from flask_babel import Babel, get_locale, get_translations
 
 from ..games.base import Both, Either, Plural, Term, Text
 from ..games.settle import round_half_away
@@ -35,7 +31,6 @@ from ..service import sentence
 
 LANGUAGES = {"en": "English", "de": "Deutsch", "pl": "Polski", "es": "Español"}
 SOURCE = "en"  # the language the messages are written in: it has no catalog
-SCRIPTS = ("app.js", "games")  # under static/: where the pages' own scripts mark their phrases
 
 bp = Blueprint("i18n", __name__)
 
@@ -255,71 +250,6 @@ def _moment(iso_text: Any) -> datetime | None:
     return moment.astimezone() if moment.tzinfo is not None else moment
 
 
-# --- the page scripts' phrases -----------------------------------------------------------------------
-
-
-def script_messages(app: Flask) -> list[tuple[str, str | None]]:
-    """(singular, plural) of every t()/nt() in our static scripts, read from the files."""
-    found: dict[tuple[str, str | None], None] = {}
-    static = app.static_folder
-    paths = []
-    for entry in SCRIPTS:
-        path = os.path.join(static, entry)
-        if os.path.isdir(path):
-            paths += sorted(os.path.join(path, name) for name in os.listdir(path) if name.endswith(".js"))
-        elif os.path.isfile(path):
-            paths.append(path)
-    for path in paths:
-        for _line, message, _comments, _context in extract_from_file(
-                "javascript", path, keywords={"t": None, "nt": (1, 2)}):
-            key = (message, None) if isinstance(message, str) else (message[0], message[1])
-            found[key] = None
-    return list(found)
-
-
-def _samples(locale: Locale) -> dict[str, int]:
-    """A number for each plural category of the locale ('one': 1, 'few': 2, 'many': 5 …)."""
-    samples: dict[str, int] = {}
-    for n in (*range(0, 200), 1000000):
-        samples.setdefault(locale.plural_form(n), n)
-    return samples
-
-
-def script_catalog(lang: str) -> dict[str, Any]:
-    """The scripts' phrases in `lang`: a string each, or {category: string} for plurals."""
-    app = current_app._get_current_object()
-    cache = app.extensions.setdefault("i18n.script_catalogs", {})
-    if lang in cache:
-        return cache[lang]
-    messages = app.extensions["i18n.scripts"]
-    locale = Locale.parse(lang)
-    out: dict[str, Any] = {}
-    with force_locale(lang):
-        for singular, plural in messages:
-            if plural is None:
-                out[singular] = _lookup(singular)
-            else:
-                out[singular] = {category: _lookup_plural(singular, plural, n)
-                                 for category, n in _samples(locale).items()}
-    cache[lang] = out
-    return out
-
-
-@bp.get("/i18n/<lang>.js")
-def script(lang: str):
-    if lang not in LANGUAGES:
-        abort(404, _("There is no such language."))
-    body = "window.scorekeeperText = " + json.dumps(
-        {"lang": lang, "messages": script_catalog(lang)}, ensure_ascii=False, sort_keys=True) + ";\n"
-    response = Response(body, mimetype="text/javascript")
-    response.headers["Cache-Control"] = "public, max-age=31536000, immutable"  # the URL has a version
-    return response
-
-
-def script_url() -> str:
-    return url_for("i18n.script", lang=language(), v=current_app.extensions["i18n.version"])
-
-
 # --- choosing a language ----------------------------------------------------------------------------
 
 
@@ -342,23 +272,8 @@ def _vary(response):
     return response
 
 
-def _version(app: Flask) -> str:
-    """Changes when a catalog or a script does: part of the /i18n/ script's URL."""
-    digest = hashlib.sha256()
-    folder = os.path.join(app.root_path, "translations")
-    for root, _dirs, files in sorted(os.walk(folder)):
-        for name in sorted(files):
-            if name.endswith(".mo"):
-                with open(os.path.join(root, name), "rb") as handle:
-                    digest.update(handle.read())
-    digest.update(repr(app.extensions["i18n.scripts"]).encode())
-    return digest.hexdigest()[:10]
-
-
 def init_app(app: Flask) -> None:
     Babel(app, locale_selector=select_locale)
-    app.extensions["i18n.scripts"] = script_messages(app)
-    app.extensions["i18n.version"] = _version(app)
     app.register_blueprint(bp)
     app.after_request(_vary)
     # our lookups in templates too, so the strict mode of the tests sees every message; Jinja
@@ -369,5 +284,5 @@ def init_app(app: Flask) -> None:
         npgettext=lambda context, singular, plural, n: _lookup_plural(singular, plural, n, context))
     app.jinja_env.globals.update(
         tr=translate, number=number, money=money, cents=cents, when=when, clock=clock, languages=LANGUAGES,
-        language=language, html_lang=html_lang, i18n_script_url=script_url)
+        language=language, html_lang=html_lang)
     app.jinja_env.filters.update(tr=translate, number=number)
