@@ -29,6 +29,7 @@ from .names import clean_name, look_alike, skeleton
 from .games import ENGINES
 from .games.base import Both, Either, RuleError, Text, describe
 from .games.settle import fewest_transfers, text_cents
+from .policy import Refused, Viewer, require, sentence, viewer  # noqa: F401 (the service's names too)
 from .store import FoldCache, changed, immediate
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
@@ -41,16 +42,6 @@ MAX_LOG_EVENTS = 2000  # events in one imported log, redeals included (a long ev
 T = TypeVar("T")
 
 
-class Refused(Exception):
-    """A request the table cannot take; `status` is the HTTP status, the message is for players:
-    `text` (a Text, translated on the screens), as one sentence in English by `str()`."""
-
-    def __init__(self, message: str, status: int = 409, /, **values: Any) -> None:
-        self.text = Text.of(message, **values)
-        self.status = status
-        super().__init__(sentence(self.text))
-
-
 def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
@@ -60,105 +51,7 @@ def token() -> str:
     return secrets.token_urlsafe(16)
 
 
-def sentence(message: str) -> str:
-    """A message as a sentence: a capital first, a full stop last."""
-    return message[:1].upper() + message[1:] + ("" if message.endswith((".", "!", "?")) else ".")
-
-
-# --- who is looking, and what they may do ------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Viewer:
-    """Who is looking at a table: the host's device, a seated phone, or anyone else."""
-
-    device: str
-    is_host: bool
-    seat: dict | None
-    read_only: bool = False
-    removed: bool = False  # the host removed this phone from the table
-
-    @property
-    def name(self) -> str | None:
-        return self.seat["name"] if self.seat else None
-
-    @property
-    def is_scribe(self) -> bool:
-        return bool(self.seat and self.seat["role"] == "scribe")
-
-    @property
-    def writes_for_all(self) -> bool:
-        return not self.read_only and (self.is_host or self.is_scribe)
-
-    @property
-    def waiting(self) -> bool:
-        """Sits at the table, but the host has not let the seat in yet."""
-        return bool(self.seat and not self.seat.get("approved", 1))
-
-    @property
-    def at_table(self) -> bool:
-        """Seated (and let in), or the host: may write at all (each entry is then checked for
-        its side)."""
-        return not self.read_only and (self.is_host or bool(self.seat and not self.waiting))
-
-
-def viewer(db: sqlite_utils.Database, table: dict, device: str, read_only: bool = False) -> Viewer:
-    seat, removed = None, False
-    if device and not read_only:
-        rows = store.rows(db, "SELECT * FROM seats WHERE table_id = ? AND device = ? LIMIT 1", [table["id"], device])
-        seat = rows[0] if rows else None
-        removed = seat is None and bool(db.execute("SELECT 1 FROM bans WHERE table_id = ? AND device = ?",
-                                                   [table["id"], device]).fetchone())
-    return Viewer(device, not read_only and bool(device) and device == table["host_device"], seat, read_only,
-                  removed)
-
-
-def writing_refusal(played: Played, who: Viewer) -> Refused | None:
-    """Why this viewer may not enter anything in this game now (None: they may, for the sides
-    `played.writers()` allows them)."""
-    if who.read_only:
-        return Refused("This is the read-only board: scan the QR code to join and enter results.", 403)
-    if who.waiting:
-        return Refused("The host has not let your seat in yet.", 403)
-    if not who.at_table:
-        return Refused("Join the table first: pick your seat, then you can enter results.", 403)
-    if played.game is None:
-        return Refused("The table is not ready: the host still has to seat enough players.", 409)
-    writers = played.writers()
-    if writers is not None and not writers:
-        return Refused("The game is over. Start a rematch to play again.", 409)
-    return None
-
-
-def undo_refusal(played: Played, who: Viewer, recorded: Recorded) -> Refused | None:
-    """Why this viewer may not take back this entry (None: they may). The last entry only;
-    its writer while they sit at the table, until the game is over; the host always."""
-    if not played.entries or played.entries[-1][0].id != recorded.id:
-        return Refused("Only the last entry can be undone; the host can correct older ones.")
-    return _writer_refusal(played, who, recorded, Text("Only the one who wrote it (or the host) can undo this entry."))
-
-
-def correct_refusal(played: Played, who: Viewer, recorded: Recorded | None) -> Refused | None:
-    """Why this viewer may not replace this entry (None: they may): its writer while they sit
-    at the table, until the game is over; the host, any entry that still counts."""
-    if who.at_table and (recorded is None or played.current(recorded.id) is None):
-        return Refused("That entry is not part of the current game.", 400)
-    return _writer_refusal(played, who, recorded,
-                           Text("Only the one who wrote it (or the host) can correct this entry."))
-
-
-def _writer_refusal(played: Played, who: Viewer, recorded: Recorded, not_yours: Text) -> Refused | None:
-    """The rule undo and correction share: the host always; otherwise the entry's writer while
-    they sit at the table, until the game is over."""
-    if who.read_only or not who.at_table:
-        return Refused("Join the table first: pick your seat, then you can enter results.", 403)
-    if who.is_host:
-        return None
-    if recorded.device != who.device or not who.seat:
-        return Refused(not_yours, 403)
-    if played.finished:
-        return Refused("The game is over; only the host can change it now.", 403)
-    return None
+# --- who is looking, and what they may do: scorekeeper/policy.py ---------------------------
 
 
 # --- the one write path ----------------------------------------------------------------------
@@ -193,7 +86,7 @@ class Write:
         row = {"game_id": self.game["id"], "kind": kind,
                "payload": json.dumps(payload) if payload is not None else None, "target": target,
                "seat_id": who.seat["id"] if who.seat else None, "idem": self.key,
-               "by": who.name or ("host" if who.is_host else None), "device": who.device, "at": now()}
+               "by": who.label, "device": who.device, "at": now()}
         self.key = None  # one key names one event
         self._wrote = self.game_changed = True
         self.__dict__.pop("played", None)
@@ -223,9 +116,7 @@ class Write:
         last = played.entries[-1][0]
         if str(target) != str(last.id):
             raise Refused("Only the last entry can be undone; the host can correct older ones.")
-        refusal = undo_refusal(played, self.who, last)
-        if refusal:
-            raise refusal
+        require("undo", self.who, played, last)
         return self.event("undo", target=last.id)
 
     def correct(self, target: Any, event: Any) -> int:
@@ -233,9 +124,7 @@ class Write:
             raise Refused("That correction could not be read.", 400)
         played = self.played
         index = played.index_of(target)
-        refusal = correct_refusal(played, self.who, None if index is None else played.entries[index][0])
-        if refusal:
-            raise refusal
+        require("correct", self.who, played, None if index is None else played.entries[index][0])
         recorded, old = played.entries[index]
         replacement = {k: v for k, v in {**old, **event}.items() if v is not None and k not in ("at", "by")}
         try:
@@ -265,7 +154,7 @@ class Write:
         # a dropped draft keeps its row (no payload), so its idempotency key still answers a retry
         self.db["drafts"].upsert({"game_id": self.game["id"],
                                   "payload": json.dumps(payload) if payload is not None else None,
-                                  "by": self.who.name or ("host" if self.who.is_host else None),
+                                  "by": self.who.label,
                                   "device": self.who.device, "at": now(), "idem": self.key}, pk="game_id")
         self.key = None
 
@@ -296,9 +185,10 @@ def write(db: sqlite_utils.Database, table: dict | None, who: Viewer | None,
     """The one way anything of a table is written: a single BEGIN IMMEDIATE transaction (so a
     check made in `work` still holds when it commits, across processes too). A retry with the
     same idempotency key returns the id of the event the first try wrote, doing nothing else;
-    `board`, the change the writer's board showed, refuses a write made on a board the game
-    has moved on from (`stale_refusal`); every change is noted for the live streams of every
-    worker, with who made it and whether it changed the game."""
+    `board`, the change the writer's board showed, refuses a write of the game made on a board
+    the game has moved on from (`stale_refusal`; the seats and settings check the state they
+    change instead); every change is noted for the live streams of every worker, with who made
+    it and whether it changed the game."""
     key = f"{who.device}:{idem}" if idem and who else None
     with immediate(db):
         if key:
@@ -308,9 +198,9 @@ def write(db: sqlite_utils.Database, table: dict | None, who: Viewer | None,
             if db.execute("SELECT 1 FROM drafts WHERE idem = ?", [key]).fetchone():
                 return None  # a step of a turn taken already (a double tap on "throw again")
         if board is not ... and table is not None:
-            refusal = stale_refusal(db, table, who, board)
-            if refusal:
-                raise refusal
+            stale = stale_refusal(db, table, who, board)
+            if stale:
+                raise stale
         change = Write(db, table, who, key)
         answer = work(change)
         if change.table is not None:
@@ -357,22 +247,20 @@ def save_draft(db: sqlite_utils.Database, table: dict, who: Viewer, payload: Any
 
 def undo(db: sqlite_utils.Database, table: dict, who: Viewer, target: Any, idem: str | None = None,
          board: Any = ...) -> int:
-    """Take back the last entry (see `undo_refusal` for who may)."""
+    """Take back the last entry (see policy: "undo")."""
     return write(db, table, who, lambda change: change.undo(target), idem, board)
 
 
 def correct(db: sqlite_utils.Database, table: dict, who: Viewer, target: Any, event: Any,
             idem: str | None = None, board: Any = ...) -> int:
-    """Replace an entry (see `correct_refusal` for who may); the whole game must still follow
+    """Replace an entry (see policy: "correct"); the whole game must still follow
     the rules afterwards."""
     return write(db, table, who, lambda change: change.correct(target, event), idem, board)
 
 
 def _check_writer(played: Played, who: Viewer, event: dict) -> dict:
     """Fill in who writes and refuse a device that may not write this entry."""
-    refusal = writing_refusal(played, who)
-    if refusal:
-        raise refusal
+    require("write", who, played)
     writers = played.writers()
     kind = event.get("type")  # not yet checked: a list here used to be a TypeError, a 500 (test_fuzz.py)
     takes_player = isinstance(kind, str) and "player" in played.engine.events.get(kind, ())
@@ -613,81 +501,134 @@ def _by_code(db: sqlite_utils.Database, code: str, address: str | None, opened_s
     return rows[0]
 
 
-# --- seats and teams -------------------------------------------------------------------------
+# --- seats: waiting → seated → freed or removed; a game's players follow them ---------------
+#
+# A seat is free (a name the host typed, no phone on it yet), waiting (a phone sits there and
+# the host has not said yes) or seated (let in). A phone the host removes is kept out of the
+# table for good and its seat is freed but guarded: whoever takes it next waits for the host's
+# yes, and so does every new seat from then on. A game's players are its player seats — the
+# names the host typed, and the names phones added once let in — fixed from its first entry
+# on (`players_of`, the one place they are derived): a seat taken later plays from the next
+# game, and a newcomer at a team game waits until the host places them in a team.
 
 
 def seats(db: sqlite_utils.Database, table_id: int) -> list[dict]:
     return list(db["seats"].rows_where("table_id = ?", [table_id], order_by="position"))
 
 
+def plays(seat: dict) -> bool:
+    """Whether a seat is a player of a game not yet started: a player's seat the host named, or
+    one a phone added and the host let in (a waiting newcomer is nobody's opponent yet)."""
+    return seat["role"] == "player" and (not seat.get("added") or bool(seat.get("approved", 1)))
+
+
+def players_of(seat_rows: list[dict], header: dict, engine: Any) -> tuple[list[str], list[dict] | None, list[str]]:
+    """A game's players as its seats make them before its first entry, its teams, and the
+    players waiting for the host to place them in a team. The engine's own seating of teams
+    (Euchre: partners opposite) follows the players; the host's teams keep whoever is still
+    there, and are never dropped for a newcomer."""
+    names = [seat["name"] for seat in seat_rows if plays(seat)]
+    if engine.default_teams:
+        return names, engine.default_teams(names, header.get("rules") or {}), []
+    kept = []
+    for team in header.get("teams") or ():
+        members = [player for player in team["players"] if player in names]
+        if members:  # a drawn pair's name follows its members
+            drawn = team["name"] == " & ".join(team["players"])
+            kept.append({**team, "players": members, "name": " & ".join(members) if drawn else team["name"]})
+    if not kept:
+        return names, None, []
+    placed = {player for team in kept for player in team["players"]}
+    return [name for name in names if name in placed], kept, [name for name in names if name not in placed]
+
+
+def _settle_players(change: Write) -> None:
+    """Before the game's first entry its players and teams follow the seats (players_of);
+    from its first entry on they stay as they are."""
+    if _entries_made(change.db, change.game["id"]):
+        return
+    header = json.loads(change.game["header"])
+    players, teams, _ = players_of(seats(change.db, change.table["id"]), header, ENGINES[change.game["game"]])
+    settled = {**header, "players": players}
+    settled.pop("teams", None)
+    if teams:
+        settled["teams"] = teams
+    if settled != header:
+        change.set_header(settled)
+
+
 def join(db: sqlite_utils.Database, table: dict, device: str, seat_id: Any = None,
          new_name: str | None = None, address: str | None = None) -> dict:
-    """Bind this device to a free seat, or add a new player at the end of the table (waiting
-    for the host's yes when the table asks for it)."""
-    return write(db, table, Viewer(device, False, None), lambda change: _join(change, seat_id, new_name, address))
+    """Bind this device to a free seat, or add a new player at the end of the table: let in at
+    once, or waiting for the host's yes when the table asks for it (or the seat was a removed
+    phone's)."""
+    def sit(change: Write) -> dict:
+        who = viewer(change.db, change.table, device)
+        require("join", who)
+        return _join(change, who, seat_id, new_name, address)
+    return write(db, table, Viewer(device, False, None), sit)
 
 
-def _join(change: Write, seat_id: Any, new_name: str | None, address: str | None) -> dict:
-    db, table, device = change.db, change.table, change.who.device
-    if db["bans"].count_where("table_id = ? AND device = ?", [table["id"], device]):
-        raise Refused("The host has removed this phone from the table.", 403)
-    mine = list(db["seats"].rows_where("table_id = ? AND device = ?", [table["id"], device]))
-    if mine:
-        raise Refused("This phone already sits as %(name)s.", 409, name=mine[0]["name"])
-    approved = int(not table.get("approve_seats") or device == table["host_device"])
+def _join(change: Write, who: Viewer, seat_id: Any, new_name: str | None, address: str | None) -> dict:
+    db, table, device = change.db, change.table, who.device
+    waits = bool(table.get("approve_seats")) and not who.host
     if new_name is not None:
         spend(db, NEW_SEATS, None, address)
         name = clean_name(new_name)
         if not name:
             raise Refused("Type your name to take a new seat.", 400)
-        if _entries_made(db, change.game["id"]):
-            raise Refused("The game has started: new players can join at the rematch. "
-                          "Pick your seat if the host entered your name.", 409)
         rows = seats(db, table["id"])
         _check_names([s["name"] for s in rows] + [name])
         seat_id = db["seats"].insert({
             "table_id": table["id"], "position": max((s["position"] for s in rows), default=0) + 1,
             "name": name, "role": "player",
-            "device": device, "joined_at": now(), "approved": approved, "added": 1}).last_pk
-        _sync_players(change)
+            "device": device, "joined_at": now(), "approved": int(not waits), "added": 1}).last_pk
+        _settle_players(change)
         return db["seats"].get(seat_id)
     seat = _seat_of(db, table, seat_id, Refused("Pick one of the seats at this table.", 400))
     if seat["device"]:
         raise Refused("%(name)s's seat is taken by another phone. The host can free it.", 409, name=seat["name"])
-    db["seats"].update(seat["id"], {"device": device, "joined_at": now(), "approved": approved})
+    db["seats"].update(seat["id"], {"device": device, "joined_at": now(),
+                                    "approved": int(not (waits or seat.get("guarded")))})
     return db["seats"].get(seat["id"])
 
 
 def release_seat(db: sqlite_utils.Database, table: dict, who: Viewer, seat_id: Any, remove: bool = False) -> None:
     """The host frees a seat for another phone; `remove` also keeps the phone that sat there
-    out of this table for good (it no longer writes, undoes or sits down again, rematches too)."""
-    if not who.is_host:
-        raise Refused("Only the host can free a seat.", 403)
+    out of this table for good (it no longer writes, undoes or sits down again, rematches too):
+    its seat is guarded, and new seats wait for the host's yes from then on."""
+    require("remove" if remove else "free_seat", who)
 
     def release(change: Write) -> None:
         seat = _seat_of(change.db, table, seat_id, Refused("There is no such seat at this table.", 400))
-        if remove and seat["device"] and seat["device"] != table["host_device"]:
+        guarded = int(bool(seat.get("guarded")))
+        if remove and seat["device"] and not viewer(change.db, table, seat["device"]).host:
             change.db["bans"].insert({"table_id": table["id"], "device": seat["device"]}, ignore=True)
-        change.db["seats"].update(seat["id"], {"device": None, "joined_at": None, "approved": 1})
+            change.db["tables"].update(table["id"], {"approve_seats": 1})
+            guarded = 1
+        change.db["seats"].update(seat["id"], {"device": None, "joined_at": None, "approved": 1, "guarded": guarded})
+        _settle_players(change)
 
     write(db, table, who, release)
 
 
 def let_in(db: sqlite_utils.Database, table: dict, who: Viewer, seat_id: Any, yes: bool) -> None:
-    """The host's answer to a seat waiting to be let in: in, or away (a seat its phone added
-    goes; a seat the host named is free again)."""
-    if not who.is_host:
-        raise Refused("Only the host can let a seat in.", 403)
+    """The host's answer to a seat waiting to be let in: in (a newcomer plays from the game's
+    start, or the next game if this one has begun), or away (a seat its phone added goes; a
+    seat the host named is free again, as guarded as it was)."""
+    require("let_in" if yes else "turn_away", who)
 
     def answer(change: Write) -> None:
         seat = _seat_of(change.db, table, seat_id, Refused("There is no such seat at this table.", 400))
+        if not seat["device"] or seat.get("approved", 1):
+            raise Refused("%(name)s is not waiting for your yes.", 409, name=seat["name"])
         if yes:
-            change.db["seats"].update(seat["id"], {"approved": 1})
-        elif seat["added"] and not _entries_made(change.db, change.game["id"]):
+            change.db["seats"].update(seat["id"], {"approved": 1, "guarded": 0})
+        elif seat["added"]:
             change.db["seats"].delete(seat["id"])
-            _sync_players(change)
         else:
             change.db["seats"].update(seat["id"], {"device": None, "joined_at": None, "approved": 1})
+        _settle_players(change)
 
     write(db, table, who, answer)
 
@@ -696,8 +637,7 @@ def set_table(db: sqlite_utils.Database, table: dict, who: Viewer, approve_seats
               new_link: bool = False) -> dict:
     """The host's settings of the table: whether new seats wait for a yes; a new join link and
     code (the old ones stop working; phones seated there are sent on to the new link)."""
-    if not who.is_host:
-        raise Refused("Only the host can change the table.", 403)
+    require("new_link" if new_link else "settings", who)
 
     def change_table(change: Write) -> dict:
         values: dict[str, Any] = {}
@@ -720,31 +660,19 @@ def moved_to(db: sqlite_utils.Database, old_token: str, device: str) -> dict | N
     if not rows or not device:
         return None
     table = db["tables"].get(rows[0][0])
-    if table["host_device"] == device or db["seats"].count_where("table_id = ? AND device = ?", [table["id"], device]):
-        return table
-    return None
+    who = viewer(db, table, device)
+    return table if who.host or who.seat else None
 
 
-def _seat_of(db, table, seat_id, refusal: Refused) -> dict:
+def _seat_of(db, table, seat_id, refused: Refused) -> dict:
     try:
         seat = db["seats"].get(int(seat_id))
     # OverflowError: a number past SQLite's 64 bits (found by tests/reliability/test_fuzz.py)
     except (TypeError, ValueError, OverflowError, sqlite_utils.db.NotFoundError):
         seat = None
     if not seat or seat["table_id"] != table["id"]:
-        raise refusal
+        raise refused
     return seat
-
-
-def _sync_players(change: Write) -> None:
-    """Before the first entry the game's players follow the seats."""
-    header = json.loads(change.game["header"])
-    header["players"] = [s["name"] for s in seats(change.db, change.table["id"]) if s["role"] == "player"]
-    header.pop("teams", None)  # a new player changes the pairs: draw again ...
-    teams = _default_teams(ENGINES[change.game["game"]], header["players"], header["rules"])
-    if teams:  # ... unless the game seats its teams itself
-        header["teams"] = teams
-    change.set_header(header)
 
 
 def _default_teams(engine, players: list[str], rules: dict) -> list[dict] | None:
@@ -752,23 +680,27 @@ def _default_teams(engine, players: list[str], rules: dict) -> list[dict] | None
     return engine.default_teams(players, rules) if engine.default_teams else None
 
 
-def set_teams(db: sqlite_utils.Database, table: dict, who: Viewer, teams: list[dict] | None,
-              board: Any = ...) -> None:
-    """Pairs (or any teams) for the current game, before its first entry."""
-    if not who.is_host:
-        raise Refused("Only the host can set the teams.", 403)
+def set_teams(db: sqlite_utils.Database, table: dict, who: Viewer, teams: Any, board: Any = ...) -> None:
+    """Teams for the current game, before its first entry: `teams` as the log writes them, or
+    "draw" (pairs by lot of every player seated), or None (everyone for themselves)."""
+    require("teams", who)
 
     def seat_teams(change: Write) -> None:
         if _entries_made(change.db, change.game["id"]):
             raise Refused("The game has started: teams can change at the rematch.", 409)
         header = json.loads(change.game["header"])
-        if teams:
-            header["teams"] = _clean_teams(teams)  # cleaned and compared as players' names are
+        chosen = teams
+        if chosen == "draw":
+            chosen = draw_pairs([seat["name"] for seat in seats(change.db, table["id"]) if plays(seat)])
+        header = {**header, "players": [seat["name"] for seat in seats(change.db, table["id"]) if plays(seat)]}
+        if chosen:
+            header["teams"] = _clean_teams(chosen)  # cleaned and compared as players' names are
         else:
             header.pop("teams", None)
         _check_header(header)
         _check_team_names(header.get("teams"))
         change.set_header(header)
+        _settle_players(change)
 
     write(db, table, who, seat_teams, board=board)
 
@@ -788,18 +720,19 @@ def draw_pairs(players: list[str], one_for_two: bool = True, rng: random.Random 
 
 
 def rematch(db: sqlite_utils.Database, table: dict, who: Viewer, board: Any = ...) -> dict:
-    """A new game at the same table: same seats, teams and rules (the engine may move the
-    first deal on)."""
-    if not who.at_table:
-        raise Refused("Join the table first.", 403)
-
+    """A new game at the same table: the players its seats make now (a newcomer let in during
+    the last game plays), the same teams and rules (the engine may move the first deal on)."""
     def next_game(change: Write) -> None:
         played = change.played
-        if not played.finished:
-            raise Refused("Finish this game first: a rematch starts when the last entry is in.")
+        require("rematch", who, played)
         header = dict(played.header)
         if played.engine.rematch_rules:
             header["rules"] = played.engine.rematch_rules(played.state)
+        players, teams, _ = players_of(seats(change.db, table["id"]), header, played.engine)
+        header["players"] = players
+        header.pop("teams", None)
+        if teams:
+            header["teams"] = teams
         change.game_changed = True
         change.db["games"].insert({"table_id": table["id"], "number": change.game["number"] + 1,
                                    "game": change.game["game"], "header": json.dumps(header),
@@ -1322,11 +1255,8 @@ def _claim_refusal(db: sqlite_utils.Database, real: dict, game: Game, state: Any
 def _claimant_refusal(db: sqlite_utils.Database, real: dict, device: str, by_owner: bool) -> None:
     """Refuse a claim on `real` from a phone neither seated there (and let in) nor its host:
     the code alone, old or new, names no table (the command line's user, `by_owner`, may)."""
-    if by_owner or (device and (device == real["host_device"] or db["seats"].count_where(
-            "table_id = ? AND device = ? AND approved = 1", [real["id"], device]))):
-        return
-    raise Refused("Only a phone seated at table %(code)s can name it: import the game on a phone that "
-                  "played there.", 403, code=real["code"])
+    if not by_owner:
+        require("claim", viewer(db, real, device), None, real)
 
 
 # a time without its offset from UTC is read as late as any time zone can make it (UTC−12),
@@ -1415,8 +1345,7 @@ def counted_claims(db: sqlite_utils.Database, table_ids: Iterable[int]) -> dict[
 def answer_claim(db: sqlite_utils.Database, table: dict, who: Viewer, claim_id: Any, answer: str) -> None:
     """The host of the named table confirms an imported game's money ("confirm") or dismisses
     it ("dismiss"); nobody else may, and each claim is answered once."""
-    if who.read_only or not who.is_host:
-        raise Refused("Only the host of this table can confirm or dismiss an imported game.", 403)
+    require("answer_claim", who)
     if answer not in ("confirm", "dismiss"):
         raise Refused("Confirm or dismiss the imported game.", 400)
 

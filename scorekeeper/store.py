@@ -182,6 +182,12 @@ def m007_drafts_keep_their_key(db: sqlite_utils.Database) -> None:
     db["drafts"].create_index(["idem"])
 
 
+@migrations()
+def m008_guarded_seats(db: sqlite_utils.Database) -> None:
+    # the seat of a phone the host removed: whoever takes it next waits for the host's yes
+    db["seats"].add_column("guarded", int, not_null_default=0)
+
+
 def connect(path: str, folds: FoldCache | None = None, limits: dict[str, Any] | None = None) -> Database:
     """A connection with the durability settings every process must use; `folds`, the fold
     cache to share with the app's other connections to the same file (a new one if None);

@@ -34,7 +34,14 @@
   // board is fetched instead, so a board never mixes two states (web/board.py).
   const shown = () => Number($("#stamp")?.dataset.change ?? -1);
   document.addEventListener("htmx:before:swap", (e) => {
-    const text = e.detail.ctx.text || "";
+    const {ctx} = e.detail;
+    // a tray's answer is for the fields it was asked with: typed or tapped on since, they stand
+    if (ctx.sourceElement?.id === "tray" && ctx.request.method === "GET") {
+      const fields = (pairs) => [...pairs].filter(([name]) => name !== "change").map(String).sort().join("&");
+      const asked = fields(new URL(ctx.request.action, location.href).searchParams);
+      if (asked !== fields(new FormData(ctx.sourceElement, ctx.sourceEvent?.submitter || null))) { e.preventDefault(); return; }
+    }
+    const text = ctx.text || "";
     const stamp = /<input\b[^>]*\bid="stamp"[^>]*>/.exec(text)?.[0];
     const change = Number(/\bdata-change="(\d+)"/.exec(stamp || text)?.[1] ?? NaN);
     if (Number.isNaN(change)) return;

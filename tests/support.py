@@ -160,7 +160,8 @@ class Phone:
         page = self.get(f"/t/{token}").get_data(as_text=True)
         seat = re.search(rf'{{"seat": (\d+)}}[^>]*>{re.escape(name)}[< ]', page)
         assert seat, f"no free seat for {name}"
-        response = self.post(f"/t/{token}/join", {"seat": seat.group(1)}, fetch=False)
+        response = self.post(f"/t/{token}/join", {"seat": seat.group(1), "change": self.board_change(token)},
+                             fetch=False)
         assert response.status_code == 303
         return response
 

@@ -101,7 +101,8 @@ def test_the_host_s_teams_are_cleaned_and_compared(app, phone):
 
     def teams(first: str, second: str):
         chosen = [{"name": first, "players": ["Anna", "Cleo"]}, {"name": second, "players": ["Ben", "Dora"]}]
-        return host.post(f"/t/{token}/teams", {"action": "set", "teams": json.dumps(chosen)})
+        return host.post(f"/t/{token}/teams", {"action": "set", "teams": json.dumps(chosen),
+                                               "change": host.board_change(token)})
 
     for first, second in (("Wim", "VVim"), ("Red", "R\u0435d"), ("Blue", "Blue\u3164")):
         refused = teams(first, second)

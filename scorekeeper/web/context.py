@@ -17,9 +17,9 @@ from typing import Any
 
 from flask import Blueprint, abort, g, redirect, request, url_for
 
-from .. import service, store
+from .. import policy, service, store
 from .db import get_db
-from .i18n import _, html_lang
+from .i18n import html_lang
 from .security import device_id
 
 PREFIX = "/<any(t, b):link>/<token>"
@@ -79,7 +79,7 @@ class TableContext:
         if who.read_only:
             return f"board:{html_lang()}"
         seat = f"{who.seat['id']}{'' if who.at_table else '?'}" if who.seat else ("removed" if who.removed else "-")
-        return f"{'host' if who.is_host else 'guest'}:{seat}:{html_lang()}"
+        return f"{'host' if who.host else 'guest'}:{seat}:{html_lang()}"
 
     @cached_property
     def tray_state(self) -> str:
@@ -94,10 +94,9 @@ class TableContext:
         made = f"{played.row['id']}|{played.row['header']}|{played.last_event_id}|{draft}|{self.kind}|{self.token}"
         return hashlib.blake2b(made.encode(), digest_size=4).hexdigest()
 
-    def require_join_link(self) -> None:
+    def require_join_link(self, action: str = "invite") -> None:
         """Pages that show the way in (QR code, join link, logs) are not on the read-only board."""
-        if self.who.read_only:
-            abort(404, _("There is nothing here. Check the link."))
+        policy.require(action, self.who, self.played)
 
     # -- the game ---------------------------------------------------------------------------
 
@@ -112,6 +111,13 @@ class TableContext:
     @cached_property
     def seats(self) -> list[dict]:
         return service.seats(self.db, self.table["id"])
+
+    @cached_property
+    def unplaced(self) -> list[str]:
+        """Players let in at a team game not yet started whom the host has not placed in a team."""
+        if self.played.entries:
+            return []
+        return service.players_of(self.seats, self.played.header, self.played.engine)[2]
 
     @cached_property
     def change(self) -> int:
@@ -143,9 +149,10 @@ class TableContext:
 
     # -- who may do what --------------------------------------------------------------------
 
-    @property
-    def is_host(self) -> bool:
-        return self.who.is_host and not self.who.read_only
+    def may(self, action: str, target: Any = None) -> bool:
+        """Whether this viewer may take `action` now (scorekeeper/policy.py): what the screens
+        ask before they offer a button; the write asks the same and says why not."""
+        return policy.allowed(action, self.who, self.played, target)
 
     @property
     def can_write(self) -> bool:
@@ -163,7 +170,7 @@ class TableContext:
     @cached_property
     def writes_now(self) -> bool:
         """Whether this phone may enter the next entry now (its turn, or it writes for all)."""
-        if service.writing_refusal(self.played, self.who):
+        if not self.may("write"):
             return False
         writers = self.played.writers()
         return self.who.writes_for_all or writers is None or self.who.name in writers
@@ -187,10 +194,10 @@ class TableContext:
         return self.played.entries[-1][0] if self.played.entries else None
 
     def may_undo(self, recorded: service.Recorded | None) -> bool:
-        return recorded is not None and service.undo_refusal(self.played, self.who, recorded) is None
+        return recorded is not None and self.may("undo", recorded)
 
     def may_correct(self, recorded: service.Recorded) -> bool:
-        return service.correct_refusal(self.played, self.who, recorded) is None
+        return self.may("correct", recorded)
 
 
 def table_blueprint(name: str, import_name: str) -> Blueprint:

@@ -23,8 +23,8 @@ imports = Blueprint("imports", __name__)
 
 @bp.get("/history")
 def history():
-    g.ctx.require_join_link()
-    host = g.ctx.is_host
+    g.ctx.require_join_link("history")
+    host = g.ctx.may("answer_claim")
     ctx = g.ctx.as_board()
     games = [service.load(ctx.db, row) for row in service.games_of(ctx.db, ctx.table["id"])]
     table_id = ctx.table["id"]

@@ -206,12 +206,7 @@ def settings():
 def teams():
     ctx: TableContext = g.ctx
     action = field("action")
-    if action == "draw":
-        chosen = service.draw_pairs(ctx.played.header["players"])
-    elif action == "set":
-        chosen = json_field("teams")
-    else:
-        chosen = None
+    chosen = "draw" if action == "draw" else json_field("teams") if action == "set" else None
     service.set_teams(ctx.db, ctx.table, ctx.who, chosen, board=board_version())
     return answer(SEATS_OPEN)
 
@@ -248,7 +243,7 @@ def rematch():
 
 @bp.get("/qr.svg")
 def qr():
-    g.ctx.require_join_link()
+    g.ctx.require_join_link("invite")
     image = qrcode.make(join_url(g.ctx.table), image_factory=qrcode.image.svg.SvgPathImage, box_size=12, border=2)
     out = io.BytesIO()
     image.save(out)

@@ -187,7 +187,8 @@ class WebPhone:
         return found.group(1)
 
     def join(self, token: str, name: str) -> Reply:
-        reply = self.post(f"/t/{token}/join", {"seat": self.seat_id(token, name)}, fetch=False)
+        reply = self.post(f"/t/{token}/join", {"seat": self.seat_id(token, name), "change": self.change(token)},
+                          fetch=False)
         assert reply.status == 303, (reply.status, reply.message)
         return reply
 

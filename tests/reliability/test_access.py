@@ -186,8 +186,10 @@ def test_outsiders_cannot_write_where_the_host_can(app, phone, world, endpoint, 
         figures.add(SECTION, "outsider_writes_refused")
     said = outsiders["never joined"].get_data(as_text=True)
     assert any(why in said for why in ("Join the table first", "Only the host", "Only the one who wrote it")), said
-    if endpoint == "table.let_in":  # nothing waits: the host's yes changes nothing, and is no error
-        assert world["host"].post(path, form).status_code == 200
+    if endpoint == "table.let_in":  # nothing waits: the host's yes is refused, and changes nothing
+        refused = world["host"].post(path, form)
+        assert refused.status_code == 409 and "not waiting for your yes" in refused.get_data(as_text=True)
+        assert snapshot(app) == before
         return
     accepted = world["host"].post(path, form)
     if endpoint == "table.rematch":  # the game is not over: refused for everyone, for that reason

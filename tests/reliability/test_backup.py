@@ -205,7 +205,7 @@ def test_restore_after_a_crash_gives_back_exactly_the_backup(kit, tmp_path, figu
     # exactly the backup, and one change a table (and a marker) newer than any before the crash
     added = restored["changes"][len(copied["changes"]):]
     assert {**restored, "changes": restored["changes"][:len(copied["changes"])]} == copied
-    assert [table_id for _, table_id, _ in added] == [None] + [table_id for table_id, *_ in copied["tables"]]
+    assert [row[1] for row in added] == [None] + [table_id for table_id, *_ in copied["tables"]]
     assert sqlite3.connect(server.database).execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     restarted = kit.Server(server.instance, workers=1)
     try:

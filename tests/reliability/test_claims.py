@@ -422,7 +422,7 @@ def test_a_claim_the_table_then_plays_itself_cannot_be_confirmed(app, phone, fig
     assert host.enter(token, {"type": "score", "player": "Anna", "column": 1, "row": "F", "value": 35}).status_code == 200
     db = db_of(app)
     last = service.load(db, service.current_game(db, service.by_join_token(db, token)["id"])).entries[-1][0].id
-    assert host.post(f"/t/{token}/undo", {"target": str(last)}).status_code == 200
+    assert host.post(f"/t/{token}/undo", {"target": str(last), "change": host.board_change(token)}).status_code == 200
     assert anna.post("/import", {"text": json.dumps(SEED), "played_at": code_of(app, token)},
                      fetch=False).status_code == 303
     for event in SEED["events"][:2]:

@@ -640,7 +640,7 @@ def event_tables(tmp_path_factory):
     tables = {}
     for game, players in NAMES.items():
         token = host.open_table(game, players)
-        assert host.post(f"/t/{token}/entries", {"event": json.dumps(SEEDS[game]), "seen": "0"}).status_code == 200
+        assert host.post(f"/t/{token}/entries", {"event": json.dumps(SEEDS[game]), "change": "0"}).status_code == 200  # the host writes every entry
         tables[game] = {"token": token, "seed": _last_entry(app, token)}
     return {"app": app, "host": host, "tables": tables}
 
@@ -690,14 +690,14 @@ def test_fuzz_events_every_way_in(event_tables, game, figures):
     @given(st.sampled_from(["entries", "correct", "import", "replay"]), fuzzed)
     def way_in(way, event):
         if way == "entries":
-            response = host.post(f"/t/{token}/entries", {"event": json.dumps(event), "seen": "1"})
+            response = host.post(f"/t/{token}/entries", {"event": json.dumps(event), "change": "0"})
             answered_in_words(response, tally)
             if response.status_code == 200:  # taken back, so that the table stays at its seed
-                undone = host.post(f"/t/{token}/undo", {"target": str(_last_entry(app, token))})
+                undone = host.post(f"/t/{token}/undo", {"target": str(_last_entry(app, token)), "change": "0"})
                 assert undone.status_code == 200, readable(undone)
         elif way == "correct":
             answered_in_words(host.post(f"/t/{token}/correct", {"target": str(table["seed"]),
-                                                                 "event": json.dumps(event)}), tally)
+                                                                 "event": json.dumps(event), "change": "0"}), tally)
         elif way == "import":
             response = Phone(app).post("/import", {"text": game_log(game, [SEEDS[game], event])}, fetch=False)
             answered_in_words(response, tally)
@@ -723,14 +723,14 @@ def test_served_false_on_a_picture_row_every_way_in(event_tables, tmp_path, figu
     table = event_tables["tables"]["escalero"]
     token = table["token"]
     served = {"type": "score", "player": "Gus", "column": 1, "row": "5", "value": 15, "served": False}
-    entered = host.post(f"/t/{token}/entries", {"event": json.dumps(served), "seen": "1"})
+    entered = host.post(f"/t/{token}/entries", {"event": json.dumps(served), "change": "0"})
     assert entered.status_code == 200, readable(entered)
-    assert host.post(f"/t/{token}/undo", {"target": str(_last_entry(app, token))}).status_code == 200
+    assert host.post(f"/t/{token}/undo", {"target": str(_last_entry(app, token)), "change": "0"}).status_code == 200
     corrected = {**served, "player": "Fenna", "row": "4", "value": 8}
     assert host.post(f"/t/{token}/correct", {"target": str(table["seed"]),
-                                              "event": json.dumps(corrected)}).status_code == 200
+                                              "event": json.dumps(corrected), "change": "0"}).status_code == 200
     assert host.post(f"/t/{token}/correct", {"target": str(table["seed"]),
-                                              "event": json.dumps(SEEDS["escalero"])}).status_code == 200
+                                              "event": json.dumps(SEEDS["escalero"]), "change": "0"}).status_code == 200
     log = tmp_path / "served.json"
     log.write_text(game_log("escalero", [SEEDS["escalero"], served]))
     assert Phone(app).post("/import", {"text": log.read_text()}, fetch=False).status_code == 303

@@ -8,7 +8,7 @@ from typing import Any, Mapping
 
 from flask import Blueprint, Response, g, render_template, request, url_for
 
-from ... import service
+from ... import policy, service
 from ...games import escoba
 from ...games.base import RuleError, Text
 from ...games.escoba import DECK, Card, Counts, Points, Suit
@@ -239,7 +239,7 @@ def preview_context(ctx: TableContext, args: Mapping[str, str]) -> dict:
     if correcting:
         index = entry_index(played, correcting)
         number = index + 1
-        refusal = service.correct_refusal(played, ctx.who, played.entries[index][0])
+        refusal = policy.refusal("correct", ctx.who, played, played.entries[index][0])
         if refusal:
             problems.append(say(refusal))
         if not problems:
@@ -303,9 +303,7 @@ def tray_view(ctx: TableContext, args: Mapping[str, str]) -> Tray | None:
     event = None
     if correct:
         index = entry_index(played, correct)
-        refusal = service.correct_refusal(played, ctx.who, played.entries[index][0])
-        if refusal:
-            raise refusal
+        service.require("correct", ctx.who, played, played.entries[index][0])
         event = played.entries[index][1]
     typed = form_fields(args, len(played.state.setup.sides))
     values = typed if typed else form_values(played, event)

@@ -329,9 +329,7 @@ def hand():
         now = ctx.again(change.db)
         if now.played.state is None:
             raise service.Refused("This table is not playing a Euchre game yet.", 409)
-        refusal = service.writing_refusal(now.played, ctx.who)
-        if refusal:
-            raise refusal
+        service.require("write", ctx.who, now.played)
         chosen = tray_view(now, request.form)
         if chosen is not None and chosen.redeal:
             return change.submit({"type": "redeal"})

@@ -1,0 +1,223 @@
+"""Who may do what at a table: one policy, asked by the writes, the views and the templates.
+
+Every action a phone can take at a table has a name (`ACTIONS`); `refusal(action, who, …)`
+says why this viewer may not take it now, in words a player understands (None: it may), as
+Datasette's `permission_allowed` does for its actors. The rule that makes a device the host
+lives here and nowhere else (`is_host`). The service refuses its writes with these refusals;
+the screens show a button only where `allowed` says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from .games.base import Text
+
+
+class Refused(Exception):
+    """A request the table cannot take; `status` is the HTTP status, the message is for players:
+    `text` (a Text, translated on the screens), as one sentence in English by `str()`."""
+
+    def __init__(self, message: str, status: int = 409, /, **values: Any) -> None:
+        self.text = Text.of(message, **values)
+        self.status = status
+        super().__init__(sentence(self.text))
+
+
+def sentence(message: str) -> str:
+    """A message as a sentence: a capital first, a full stop last."""
+    return message[:1].upper() + message[1:] + ("" if message.endswith((".", "!", "?")) else ".")
+
+
+def is_host(device: str | None, table: dict) -> bool:
+    """The host rule: the device that opened the table hosts it."""
+    return bool(device) and device == table["host_device"]
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is looking at a table: the host's device, a seated phone (waiting for the host's
+    yes, or let in), a phone the host removed, or anyone else; or the read-only board."""
+
+    device: str
+    host: bool
+    seat: dict | None
+    read_only: bool = False
+    removed: bool = False  # the host removed this phone from the table
+
+    @property
+    def name(self) -> str | None:
+        return self.seat["name"] if self.seat else None
+
+    @property
+    def is_scribe(self) -> bool:
+        return bool(self.seat and self.seat["role"] == "scribe")
+
+    @property
+    def writes_for_all(self) -> bool:
+        return not self.read_only and (self.host or self.is_scribe)
+
+    @property
+    def waiting(self) -> bool:
+        """Sits at the table, but the host has not let the seat in yet."""
+        return bool(self.seat and not self.seat.get("approved", 1))
+
+    @property
+    def at_table(self) -> bool:
+        """Seated (and let in), or the host: may write at all (each entry is then checked for
+        its side)."""
+        return not self.read_only and (self.host or bool(self.seat and not self.waiting))
+
+    @property
+    def label(self) -> str | None:
+        """What the history calls this writer: the seat's name, or the host."""
+        return self.name or ("host" if self.host else None)
+
+
+def viewer(db, table: dict, device: str, read_only: bool = False) -> Viewer:
+    """Who `device` is at `table` as the database has it now."""
+    seat, removed = None, False
+    if device and not read_only:
+        cursor = db.execute("SELECT * FROM seats WHERE table_id = ? AND device = ? LIMIT 1", [table["id"], device])
+        row = cursor.fetchone()
+        seat = dict(zip([column[0] for column in cursor.description], row)) if row else None
+        removed = seat is None and bool(db.execute("SELECT 1 FROM bans WHERE table_id = ? AND device = ?",
+                                                   [table["id"], device]).fetchone())
+    return Viewer(device, not read_only and is_host(device, table), seat, read_only, removed)
+
+
+# --- the rules ---------------------------------------------------------------------------------
+
+JOIN_FIRST = Text("Join the table first: pick your seat, then you can enter results.")
+
+
+def _join_link(who: Viewer, played: Any, target: Any) -> Refused | None:
+    """What only the join link shows (the QR code, the code, the history and the logs)."""
+    if who.read_only:
+        return Refused("There is nothing here. Check the link.", 404)
+    return None
+
+
+def _writing(who: Viewer, played: Any, target: Any) -> Refused | None:
+    """Entering anything in the game now (for the sides `played.writers()` allows)."""
+    if who.read_only:
+        return Refused("This is the read-only board: scan the QR code to join and enter results.", 403)
+    if who.removed:
+        return Refused("The host has removed this phone from the table.", 403)
+    if who.waiting:
+        return Refused("The host has not let your seat in yet.", 403)
+    if not who.at_table:
+        return Refused(JOIN_FIRST, 403)
+    if played.game is None:
+        return Refused("The table is not ready: the host still has to seat enough players.", 409)
+    writers = played.writers()
+    if writers is not None and not writers:
+        return Refused("The game is over. Start a rematch to play again.", 409)
+    return None
+
+
+def _changing(not_yours: Text) -> Callable[[Viewer, Any, Any], Refused | None]:
+    """Undo and correction: the host always; otherwise the entry's writer while they sit at the
+    table, until the game is over."""
+    def rule(who: Viewer, played: Any, recorded: Any) -> Refused | None:
+        if who.read_only or not who.at_table:
+            return Refused(JOIN_FIRST, 403)
+        if who.host:
+            return None
+        if recorded.device != who.device or not who.seat:
+            return Refused(not_yours, 403)
+        if played.finished:
+            return Refused("The game is over; only the host can change it now.", 403)
+        return None
+    return rule
+
+
+_undoing = _changing(Text("Only the one who wrote it (or the host) can undo this entry."))
+_correcting = _changing(Text("Only the one who wrote it (or the host) can correct this entry."))
+
+
+def _undo(who: Viewer, played: Any, recorded: Any) -> Refused | None:
+    """The last entry only (see `_changing` for whose)."""
+    if recorded is None or not played.entries or played.entries[-1][0].id != recorded.id:
+        return Refused("Only the last entry can be undone; the host can correct older ones.")
+    return _undoing(who, played, recorded)
+
+
+def _correct(who: Viewer, played: Any, recorded: Any) -> Refused | None:
+    """An entry that still counts (see `_changing` for whose)."""
+    if who.at_table and (recorded is None or played.current(recorded.id) is None):
+        return Refused("That entry is not part of the current game.", 400)
+    return _correcting(who, played, recorded)
+
+
+def _joining(who: Viewer, played: Any, target: Any) -> Refused | None:
+    if who.read_only:
+        return Refused("This is the read-only board: scan the QR code to join and enter results.", 403)
+    if who.removed:
+        return Refused("The host has removed this phone from the table.", 403)
+    if who.seat:
+        return Refused("This phone already sits as %(name)s.", 409, name=who.name)
+    return None
+
+
+def _hosts(message: Text) -> Callable[[Viewer, Any, Any], Refused | None]:
+    """An action of the host's alone."""
+    def rule(who: Viewer, played: Any, target: Any) -> Refused | None:
+        return None if who.host and not who.read_only else Refused(message, 403)
+    return rule
+
+
+def _rematch(who: Viewer, played: Any, target: Any) -> Refused | None:
+    if not who.at_table:
+        return Refused("Join the table first.", 403)
+    if played is not None and not played.finished:
+        return Refused("Finish this game first: a rematch starts when the last entry is in.")
+    return None
+
+
+def _claim(who: Viewer, played: Any, table: Any) -> Refused | None:
+    """An imported game naming this table as the one it was played at: from a phone seated here
+    and let in, or the host's (`who` is the importing device as this table sees it); a refusal
+    names nobody who sits here."""
+    if who.host or (who.seat and not who.waiting):
+        return None
+    return Refused("Only a phone seated at table %(code)s can name it: import the game on a phone that "
+                   "played there.", 403, code=table["code"] if table else "?")
+
+
+RULES: dict[str, Callable[[Viewer, Any, Any], Refused | None]] = {
+    "invite": _join_link, "history": _join_link, "export": _join_link,
+    "write": _writing, "draft": _writing,
+    "undo": _undo, "correct": _correct,
+    "join": _joining,
+    "rematch": _rematch,
+    "seats": _hosts(Text("Only the host can see and change the seats.")),
+    "let_in": _hosts(Text("Only the host can let a seat in.")),
+    "turn_away": _hosts(Text("Only the host can let a seat in.")),
+    "free_seat": _hosts(Text("Only the host can free a seat.")),
+    "remove": _hosts(Text("Only the host can free a seat.")),
+    "settings": _hosts(Text("Only the host can change the table.")),
+    "new_link": _hosts(Text("Only the host can change the table.")),
+    "teams": _hosts(Text("Only the host can set the teams.")),
+    "answer_claim": _hosts(Text("Only the host of this table can confirm or dismiss an imported game.")),
+    "claim": _claim,
+}
+ACTIONS = frozenset(RULES)
+
+
+def refusal(action: str, who: Viewer, played: Any = None, target: Any = None) -> Refused | None:
+    """Why `who` may not take `action` now (None: they may): `played`, the game it is about;
+    `target`, the entry (undo, correct) or the table (claim) it names."""
+    return RULES[action](who, played, target)
+
+
+def allowed(action: str, who: Viewer, played: Any = None, target: Any = None) -> bool:
+    return refusal(action, who, played, target) is None
+
+
+def require(action: str, who: Viewer, played: Any = None, target: Any = None) -> None:
+    """Refused (raised) unless `who` may take `action`."""
+    refused = refusal(action, who, played, target)
+    if refused:
+        raise refused

@@ -1,0 +1,185 @@
+"""Who sits at the table (issue 24): one seat lifecycle — waiting, seated, freed or removed —,
+a game's players derived from it in one place and fixed from its first entry on, removal that
+sticks to the seat, every game write with its race token, and one policy for who may do what.
+One test per finding, through HTTP as a phone posts; a property test that no sequence of
+joins, waits, removals and rematches changes a started game's players."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from dataclasses import replace
+
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from scorekeeper import policy, service, store
+from tests.support import ROOT, Phone
+
+F35 = {"type": "score", "column": 1, "row": "F", "value": 35}
+
+
+def db_of(app):
+    return store.connect(app.config["DATABASE"], app.extensions["scorekeeper.folds"])
+
+
+def game_of(app, token) -> service.Played:
+    db = db_of(app)
+    return service.load(db, service.current_game(db, service.by_join_token(db, token)["id"]))
+
+
+def seat_of(app, token, name) -> dict:
+    db = db_of(app)
+    return next(s for s in service.seats(db, service.by_join_token(db, token)["id"]) if s["name"] == name)
+
+
+def host_says(host: Phone, token: str, path: str, fields: dict | None = None):
+    return host.post(f"/t/{token}{path}", {**(fields or {}), "change": host.board_change(token)})
+
+
+def add_me(phone: Phone, token: str, name: str):
+    phone.get(f"/t/{token}")
+    return phone.post(f"/t/{token}/join", {"name": name, "change": phone.board_change(token)})
+
+
+def test_a_strangers_waiting_seat_is_no_player_of_a_money_game(app, phone):
+    """Finding 1: the host opens Escalero for Anna and Ben at €5 with "New seats wait for my
+    yes"; a stranger joins as Mallory and waits: Mallory is on nobody's pad, the host writes the
+    first cell and turns her away — the game stays Anna's and Ben's."""
+    host = phone()
+    token = host.open_table(players=("Anna", "Ben"), stake="5")
+    assert host_says(host, token, "/settings", {"approve_seats": "on"}).status_code == 200
+    mallory = phone()
+    assert add_me(mallory, token, "Mallory").status_code == 200
+    assert game_of(app, token).header["players"] == ["Anna", "Ben"]
+    board = host.get(f"/t/{token}/board", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "Mallory" not in re.sub(r'<details class="card seats-panel".*?</details>', "", board, flags=re.S)
+    assert mallory.enter(token, F35).status_code == 403
+    assert host.enter(token, {**F35, "player": "Anna"}).status_code == 200
+    turned = host_says(host, token, f"/seats/{seat_of(app, token, 'Mallory')['id']}/let-in", {"answer": "no"})
+    assert turned.status_code == 200
+    played = game_of(app, token)
+    assert played.header["players"] == ["Anna", "Ben"] and set(played.result["points"]) == {"Anna", "Ben"}
+
+
+def test_a_newcomer_at_a_team_game_waits_to_be_placed(app, phone):
+    """Finding 2: an Escoba table with teams AB/CD stays so when Eve joins: Eve waits for the
+    host to place her (draw pairs again, or everyone for themselves)."""
+    host = phone()
+    token = host.open_table("escoba", players=("Anna", "Ben", "Cleo", "Dora"))
+    teams = [{"name": "AB", "players": ["Anna", "Ben"]}, {"name": "CD", "players": ["Cleo", "Dora"]}]
+    assert host_says(host, token, "/teams", {"action": "set", "teams": json.dumps(teams)}).status_code == 200
+    assert add_me(phone(), token, "Eve").status_code == 200
+    played = game_of(app, token)
+    assert played.header["teams"] == teams and played.header["players"] == ["Anna", "Ben", "Cleo", "Dora"]
+    seats = host.get(f"/t/{token}").get_data(as_text=True)
+    assert "waits for a team" in seats
+    # five cannot sit at Escoba: placing Eve is refused with the reason, the teams stay
+    drawn = host_says(host, token, "/teams", {"action": "draw"})
+    assert drawn.status_code == 400 and "2, 3, 4 or 6 players" in drawn.get_data(as_text=True)
+    assert game_of(app, token).header["teams"] == teams
+
+
+def test_a_removed_phone_does_not_come_back_with_a_fresh_cookie(app, phone):
+    """Finding 3: "Remove this phone for good", then a private tab on the same link takes the
+    freed seat: it waits for the host's yes, and cannot write for it meanwhile."""
+    host = phone()
+    token = host.open_table(players=("Anna", "Ben"))
+    anna = phone()
+    anna.join(token, "Anna")
+    seat = seat_of(app, token, "Anna")["id"]
+    assert host_says(host, token, f"/seats/{seat}/remove").status_code == 200
+    assert anna.post(f"/t/{token}/join", {"seat": str(seat)}).status_code == 403  # the same phone: never
+    private = phone()
+    private.get(f"/t/{token}")
+    assert private.post(f"/t/{token}/join", {"seat": str(seat), "change": private.board_change(token)}).status_code == 200
+    assert seat_of(app, token, "Anna")["approved"] == 0  # the seat is guarded: it waits
+    refused = private.enter(token, F35)
+    assert refused.status_code == 403 and "has not let your seat in" in refused.get_data(as_text=True)
+    assert not game_of(app, token).entries
+    newcomer = phone()  # and every new seat waits from then on
+    assert add_me(newcomer, token, "Zed").status_code == 200
+    assert seat_of(app, token, "Zed")["approved"] == 0
+    assert host_says(host, token, f"/seats/{seat}/let-in", {"answer": "yes"}).status_code == 200
+    assert private.enter(token, F35).status_code == 200  # the host's yes, and only it, opens the seat
+
+
+def test_every_game_write_carries_its_race_token(app, phone):
+    """Finding 6: a Euchre hand without the board it was made on is refused like an entry, and
+    a Kaques step too; with it, a second phone's hand on the same board is refused as entered."""
+    host = phone()
+    token = host.open_table("euchre", players=("Anna", "Ben", "Cleo", "Dora"))
+    hand = {"maker": "Ben", "tricks": "3"}
+    assert host.post(f"/t/{token}/euchre/hand", hand).status_code == 400
+    change = host.board_change(token)
+    anna = phone()
+    anna.join(token, "Anna")
+    assert host.post(f"/t/{token}/euchre/hand", {**hand, "change": change, "idem": "h1"}).status_code == 200
+    again = anna.post(f"/t/{token}/euchre/hand", {**hand, "change": change, "idem": "h2"})
+    assert again.status_code == 409 and "already entered" in again.get_data(as_text=True)
+    assert len(game_of(app, token).entries) == 1
+    kaques = host.open_table("kaques", players=("Anna", "Ben"))
+    step = {"action": "again", "dice": "1,5,2,3,4,6", "keep": ["0", "4"]}
+    assert host.post(f"/t/{kaques}/kaques/turn", step).status_code == 400
+    assert not game_of(app, kaques).draft
+
+
+def test_one_policy_decides_every_action():
+    """Finding 7: every action is decided by one function, with the reason in words; the host
+    rule stands in one place (`grep -rn is_host` finds it there alone)."""
+    for action in ("write", "undo", "correct", "draft", "join", "let_in", "turn_away", "free_seat", "remove",
+                   "new_link", "teams", "rematch", "settings", "claim", "answer_claim", "history", "export"):
+        assert action in policy.ACTIONS
+    stranger = policy.Viewer("x", False, None)
+    board = policy.Viewer("", False, None, read_only=True)
+    for action in ("let_in", "turn_away", "free_seat", "remove", "new_link", "teams", "settings", "answer_claim"):
+        refused = policy.refusal(action, stranger)
+        assert refused and refused.status == 403 and str(refused.text).startswith("Only the host")
+    assert policy.refusal("history", board).status == 404
+    found = subprocess.run(["grep", "-rln", "is_host", "scorekeeper", "templates"], cwd=ROOT,
+                           capture_output=True, text=True).stdout.split()
+    assert [path for path in found if not path.endswith((".pyc", ".mo"))] == ["scorekeeper/policy.py"]
+
+
+ACTS = st.lists(st.tuples(st.sampled_from(["add", "take", "wait", "yes", "no", "free", "remove", "rematch"]),
+                          st.integers(0, 5)), min_size=1, max_size=14)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(acts=ACTS)
+def test_no_seat_change_changes_a_started_games_players(app, acts):
+    """Whatever joins, waits, answers, removals and rematches follow a game's first entry, its
+    players stay those it started with; a rematch takes the players the seats make then."""
+    app.extensions["scorekeeper.limits"] = {kind: replace(limit, most_per_device=10 ** 9, most_per_address=10 ** 9,
+                                                          burst=0) for kind, limit in service.LIMITS.items()}
+    host = Phone(app)
+    token = host.open_table("kaques", players=("Anna", "Ben"), target=50)
+    assert host.enter(token, {"type": "turn", "player": "Anna", "points": 100}).status_code == 200  # won
+    fixed = {1: game_of(app, token).header["players"]}
+    for number, (act, pick) in enumerate(acts):
+        db = db_of(app)
+        seats = service.seats(db, service.by_join_token(db, token)["id"])
+        seat = seats[pick % len(seats)]
+        if act == "add":
+            add_me(Phone(app), token, f"New{number}")
+        elif act == "take" and not seat["device"]:
+            taker = Phone(app)
+            taker.get(f"/t/{token}")
+            taker.post(f"/t/{token}/join", {"seat": str(seat["id"]), "change": taker.board_change(token)})
+        elif act == "wait":
+            host_says(host, token, "/settings", {"approve_seats": "on"})
+        elif act in ("yes", "no"):
+            host_says(host, token, f"/seats/{seat['id']}/let-in", {"answer": act})
+        elif act in ("free", "remove"):
+            host_says(host, token, f"/seats/{seat['id']}/{act}")
+        elif act == "rematch":
+            host_says(host, token, "/rematch")
+            played = game_of(app, token)
+            if played.row["number"] not in fixed and len(played.header["players"]) >= 2:
+                # the new game starts at once: its players are fixed from here on
+                assert host.enter(token, {"type": "turn", "player": played.header["players"][0],
+                                          "points": 100}).status_code == 200
+        for game in service.games_of(db_of(app), service.by_join_token(db_of(app), token)["id"]):
+            played = service.load(db_of(app), game)
+            if played.entries:
+                assert played.header["players"] == fixed.setdefault(game["number"], played.header["players"]), act
