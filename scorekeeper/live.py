@@ -14,7 +14,7 @@ import zlib
 from collections import OrderedDict
 from typing import Callable
 
-from . import store
+from . import metrics, store
 
 
 class Hub:
@@ -42,10 +42,16 @@ class Hub:
         return event.wait(timeout)
 
     def notify(self, table_id: int) -> None:
+        metrics.woken(table_id)
         with self._lock:
             event = self._waiters.pop(table_id, None)
         if event is not None:
             event.set()
+
+    def watching(self) -> bool:
+        """Whether this process's watcher runs (started now if no stream has started it): /healthz."""
+        self._ensure_watcher()
+        return self._watcher is not None and self._watcher.is_alive()
 
     def _ensure_watcher(self) -> None:
         if self._watcher is None or not self._watcher.is_alive():
