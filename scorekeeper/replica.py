@@ -160,7 +160,8 @@ def restore_from(url: str, target_folder: str, timeout: float = 3600) -> str:
     if done.returncode != 0 or not os.path.exists(path):
         _remove(path)
         said = [line for line in (done.stderr + done.stdout).splitlines() if line.strip()]
-        raise RuntimeError(f"cannot restore from {url}: {said[-1] if said else 'litestream failed'}")
+        last = said[-1].removeprefix("Error: ") if said else "litestream failed"
+        raise RuntimeError(f"cannot restore from {url}: {last}")
     return path
 
 
