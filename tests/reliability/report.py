@@ -116,9 +116,10 @@ ROWS = [
      "--from-replica` on a fresh folder gives back every entry acknowledged more than a second "
      "before (integrity ok, every game folds, no table's change id goes back for a phone); the "
      "phones play on with their cookies, and a clean stop ships everything. A folder replica and "
-     "an S3-compatible one (moto's server).",
+     "an S3-compatible one (moto's server). A Litestream that dies under a running server is started again.",
      [R + "test_replica.py::test_a_machine_that_dies_comes_back_from_a_folder_replica",
-      R + "test_replica.py::test_a_machine_that_dies_comes_back_from_an_s3_replica"], "replica",
+      R + "test_replica.py::test_a_machine_that_dies_comes_back_from_an_s3_replica",
+      R + "test_replica.py::test_a_litestream_that_dies_is_started_again"], "replica",
      "{file_kills} + {s3_kills} machines killed (folder + S3); {file_entries_acknowledged} + "
      "{s3_entries_acknowledged} entries acknowledged, {file_entries_lost} + {s3_entries_lost} of the "
      "last moments lost, the oldest {file_oldest_lost_seconds} / {s3_oldest_lost_seconds} s before "

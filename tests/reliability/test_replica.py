@@ -272,3 +272,35 @@ def test_restoring_a_busy_evening(kit, tmp_path, figures, request, monkeypatch, 
     figures.set(SECTION, "evening_database_mb", round(os.path.getsize(fresh / "scorekeeper.db") / 1e6, 1))
     figures.set(SECTION, "evening_written_seconds", round(writing, 1))
     figures.set(SECTION, f"evening_restore_seconds_{kind}", round(seconds, 2))
+
+
+def test_a_litestream_that_dies_is_started_again(kit, tmp_path, figures):
+    """Litestream killed under a running server: the server starts it again, and what was
+    written meanwhile reaches the replica."""
+    url = str(tmp_path / "replica")
+    server = kit.Server(tmp_path / "machine", workers=1, env={"SCOREKEEPER_REPLICA_URL": url})
+    try:
+        first = litestream_of(server)
+        assert len(first) == 1
+        os.kill(first[0], signal.SIGKILL)
+        host = kit.WebPhone(server.url)
+        token = host.open_table("kaques", ["Anna", "Ben"])["token"]
+        keys = [uuid.uuid4().hex for _ in range(5)]
+        for key in keys:
+            assert host.enter(token, {"type": "turn", "points": 50}, idem=key).status == 200
+        deadline = time.monotonic() + 10
+        while not (litestream_of(server) and litestream_of(server) != first) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        again = litestream_of(server)
+        assert again and again != first, "Litestream was not started again"
+        time.sleep(1.5)  # a sync or two
+        copy = tmp_path / "copy"
+        copy.mkdir()
+        done, _ = restore_from(url, copy, {})
+        assert done.returncode == 0, done.stderr
+        assert set(keys) <= keys_in(copy / "scorekeeper.db")
+        figures.add(SECTION, "litestream_restarts")
+    finally:
+        for pid in litestream_of(server):
+            os.kill(pid, signal.SIGKILL)
+        server.kill()
