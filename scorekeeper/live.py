@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import struct
 import threading
+import time
 import zlib
 from collections import OrderedDict
 from typing import Callable
@@ -28,6 +29,7 @@ class Hub:
         self._db_lock = threading.Lock()
         self._watcher: threading.Thread | None = None
         self._seen = 0
+        self.looked = 0.0  # when the watcher last read `changes` (time.monotonic): /healthz
         self._boards: OrderedDict[tuple, str] = OrderedDict()
 
     # -- waking -------------------------------------------------------------------------
@@ -48,10 +50,14 @@ class Hub:
         if event is not None:
             event.set()
 
-    def watching(self) -> bool:
-        """Whether this process's watcher runs (started now if no stream has started it): /healthz."""
+    def watching(self, within: float = 2.0) -> bool:
+        """Whether this process's watcher runs and has read the changes within `within` seconds
+        (started now, and its first look awaited, if no stream had started it): /healthz."""
         self._ensure_watcher()
-        return self._watcher is not None and self._watcher.is_alive()
+        deadline = time.monotonic() + within
+        while time.monotonic() - self.looked > within and time.monotonic() < deadline:
+            time.sleep(self.interval / 2)
+        return self._watcher.is_alive() and time.monotonic() - self.looked <= within
 
     def _ensure_watcher(self) -> None:
         if self._watcher is None or not self._watcher.is_alive():
@@ -71,6 +77,7 @@ class Hub:
                     [self._seen]).fetchall())
             except Exception:  # a locked or vanished file must not kill the watcher
                 continue
+            self.looked = time.monotonic()
             for table_id, last in rows:
                 self._seen = max(self._seen, last)
                 self.notify(table_id)

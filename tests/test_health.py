@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 
 from scorekeeper import create_app
 from scorekeeper.web import health
@@ -69,3 +70,18 @@ def test_the_watcher_it_reports_is_the_one_that_wakes_streams(app):
     with store.immediate(db):
         store.changed(db, 1)
     assert woke.wait(5)  # the watcher saw the change in the database and woke the stream
+
+
+def test_a_watcher_that_stopped_looking_is_a_503(app, monkeypatch):
+    """Alive is not enough: a watcher stuck (its connection held by a query that never ends)
+    wakes no stream; it must have read the changes within 2 s."""
+    hub = app.extensions["scorekeeper.hub"]
+    assert app.test_client().get("/healthz").status_code == 200
+    hub._db_lock.acquire()  # what a stuck query would hold
+    try:
+        time.sleep(0.4)
+        monkeypatch.setattr(hub, "watching", lambda within=0.3: type(hub).watching(hub, within))
+        response = app.test_client().get("/healthz")
+    finally:
+        hub._db_lock.release()
+    assert response.status_code == 503 and response.get_json()["live"] == "the watcher has not read the changes for 2 s"

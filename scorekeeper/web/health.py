@@ -4,7 +4,7 @@ Answered before the app (no host check, session, cookie or language): a load bal
 the node's own address. Three things are checked, each cheaply enough to be asked every second:
 the database takes a write (one row of `hits`, kind "health", committed and synced), its
 migrations are those of this code (none pending, none unknown), and the live watcher that
-wakes this worker's streams runs.
+wakes this worker's streams runs and has looked at the changes in the last 2 s.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def check(app: Flask) -> dict[str, str]:
         db.conn.close()
     try:
         if not app.extensions["scorekeeper.hub"].watching():
-            problems["live"] = "the watcher does not run"
+            problems["live"] = "the watcher has not read the changes for 2 s"
     except Exception as error:  # whatever stops it is the answer
         problems["live"] = f"the watcher does not start: {error}"
     return problems
