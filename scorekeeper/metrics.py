@@ -88,9 +88,24 @@ def refused(refusal: Any) -> None:
     text = getattr(refusal, "text", None)
     template = getattr(text, "template", None) or str(refusal)
     status = getattr(refusal, "status", 0)
-    REFUSALS.labels(template, str(status)).inc()
+    REFUSALS.labels(_reason(template), str(status)).inc()
     if status == 429:
         LIMITED.labels(_limits().get(template, "other")).inc()
+
+
+MOST_REASONS = 300  # distinct refusal templates a process labels; past them "other"
+_reasons: set[str] = set()
+
+
+def _reason(template: str) -> str:
+    """A refusal's template as a label: the messages are a fixed set of templates, but a message
+    made with its values inside would add a label per value (a fuzzer's, say): bounded."""
+    template = template[:200]
+    if template not in _reasons:
+        if len(_reasons) >= MOST_REASONS:
+            return "other"
+        _reasons.add(template)
+    return template
 
 
 def limited(limit: str) -> None:

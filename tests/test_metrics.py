@@ -77,3 +77,16 @@ def test_fan_out_lag_is_taken_from_the_wake_to_each_stream_s_update(counting):
     metrics.sent(7, 12)
     assert value("scorekeeper_fanout_lag_seconds_count") == 2
     assert value("scorekeeper_fanout_lag_seconds_bucket", le="0.05") == 2
+
+
+def test_refusal_reasons_are_bounded(counting, monkeypatch):
+    """A message made with its values inside (not a template) cannot add labels without end."""
+    from scorekeeper import service
+
+    monkeypatch.setattr(metrics, "MOST_REASONS", 3)
+    monkeypatch.setattr(metrics, "_reasons", set())
+    for number in range(6):
+        metrics.refused(service.Refused(f"{number} is not a seat", 400))
+    reasons = {dict(labels)["reason"] for (name, labels) in samples() if name == "scorekeeper_refusals_total"}
+    assert reasons == {"0 is not a seat", "1 is not a seat", "2 is not a seat", "other"}
+    assert value("scorekeeper_refusals_total", reason="other", status="400") == 3
