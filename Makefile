@@ -10,7 +10,7 @@ CATALOGS := $(patsubst %.po,%.mo,$(wildcard $(TRANSLATIONS)/*/LC_MESSAGES/messag
 # tables service)
 KEYWORDS := -k Text -k Plural:1,2 -k TextError -k RuleError -k SeatingError -k LogError -k Refused -k require:2 -k require_seating:2 -k field:4
 
-.PHONY: setup run test browser bench bench-smoke clean messages
+.PHONY: setup run test browser proxy bench bench-smoke clean messages
 
 setup: $(VENV)/.installed $(VENDOR)/.installed $(CATALOGS)
 
@@ -48,7 +48,14 @@ browser:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium; }
 
-test: setup browser
+# Debian's nginx runs the proxy tests (tests/reliability/test_proxy.py, test_nodes.py: docs/nginx.conf
+# and docs/nginx-nodes.conf); moto's S3 server, a test extra, the replication drill's S3 replica
+proxy:
+	@test -x /usr/sbin/nginx || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq nginx; }
+
+test: setup browser proxy
 	$(BIN)/pytest
 
 # Benchmarks (bench/, docs/performance.md): not timed tests. `bench` is the full run, about

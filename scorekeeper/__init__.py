@@ -20,6 +20,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=64 * 1024,  # no form of ours comes near this
         SEND_FILE_MAX_AGE_DEFAULT=60 * 60 * 24 * 365,  # static URLs carry a version
         BASE_URL=os.environ.get("SCOREKEEPER_BASE_URL"),
+        # beyond one machine (docs/deploy.md, docs/scale.md): this node's character among many,
+        # the replica Litestream streams the database to, the loopback port of the metrics
+        NODE=os.environ.get("SCOREKEEPER_NODE", ""),
+        REPLICA_URL=os.environ.get("SCOREKEEPER_REPLICA_URL") or None,
+        REPLICA_SYNC=os.environ.get("SCOREKEEPER_REPLICA_SYNC") or None,
+        METRICS_PORT=int(os.environ.get("SCOREKEEPER_METRICS_PORT") or 0),
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -31,7 +37,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     from htmx_flask import Htmx
 
-    from .web import assets, db, games, i18n, pages, security, table
+    from .web import assets, db, games, health, i18n, nodes, pages, security, table
+    from . import metrics
     Htmx(app)
     security.init_app(app)
     i18n.init_app(app)
@@ -44,4 +51,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     for area in (history, players, tv, install):
         app.register_blueprint(area.bp)
     app.register_blueprint(history.imports)
+    if metrics.enabled():  # `scorekeeper serve` with METRICS_PORT, or a test
+        app.wsgi_app = metrics.count_streams(app.wsgi_app)
+    nodes.init_app(app)  # after the host and CSRF checks: a code of another node is sent there
+    health.init_app(app)  # outermost: answered before the host check, session and language
     return app

@@ -84,7 +84,7 @@ def export_command(table_code: str, number: int | None, output: str) -> None:
     from . import service, store
     from flask import current_app
 
-    db = store.connect(current_app.config["DATABASE"])
+    db = store.connect(current_app.config["DATABASE"], node=current_app.config.get("NODE") or "")
     rows = list(db["tables"].rows_where("code = ?", [table_code.strip().upper()]))
     if not rows:
         fail(f"no table has the code {table_code}")
@@ -112,7 +112,7 @@ def import_command(file: str, played_at: str | None) -> None:
     from . import service, store
     from flask import current_app
 
-    db = store.connect(current_app.config["DATABASE"])
+    db = store.connect(current_app.config["DATABASE"], node=current_app.config.get("NODE") or "")
     try:
         table = service.import_log(db, parse_json(read_source(file)), played_at=played_at)
     except (LogError, service.Refused) as error:
@@ -179,26 +179,46 @@ def backup(file: str) -> None:
 
 
 @cli.command()
-@click.argument("file", metavar="FILE", type=click.Path(exists=True, dir_okay=False))
+@click.argument("file", metavar="FILE", required=False, type=click.Path(exists=True, dir_okay=False))
+@click.option("--from-replica", "url", metavar="URL", default=None,
+              help="Instead of FILE: the newest copy of the Litestream replica at URL (a folder, or an "
+                   "S3-compatible URL: the REPLICA_URL of the server that died), e.g. on a fresh machine.")
 @with_appcontext
-def restore(file: str) -> None:
-    """Put a backup (from `scorekeeper backup`) in the place of the database.
+def restore(file: str | None, url: str | None) -> None:
+    """Put a backup (from `scorekeeper backup`, or a replica's newest copy) in the place of the database.
 
     Refused while the server runs on it; the backup must pass SQLite's integrity check; the
     stale -wal and -shm a crash leaves beside the database are removed, and the backup is
-    swapped in atomically. The live updates' clock goes on from the replaced database: phones
-    still open get the whole board as restored. Keep instance/secret_key: it signs the phones'
-    cookies.
+    swapped in atomically. The live updates' clock goes on from the replaced database (from a
+    replica, from the time too: it may lack the last changes phones saw): phones still open get
+    the whole board as restored. Keep instance/secret_key (or SECRET_KEY in config.py): it signs
+    the phones' cookies, and no replica holds it.
     """
+    import time
+
     from flask import current_app
 
-    from . import store
+    from . import replica, store
 
+    if (file is None) == (url is None):
+        fail("name a backup FILE or --from-replica URL (one of them)")
+    database = os.path.abspath(current_app.config["DATABASE"])
+    began = time.monotonic()
     try:
-        store.restore(os.path.abspath(file), os.path.abspath(current_app.config["DATABASE"]))
+        if url is None:
+            store.restore(os.path.abspath(file), database)
+        else:
+            copy = replica.restore_from(url, os.path.dirname(database))
+            try:
+                store.restore(copy, database, behind=True)
+            finally:
+                for path in (copy, copy + "-wal", copy + "-shm"):
+                    if os.path.exists(path):
+                        os.unlink(path)
     except RuntimeError as error:
         fail(str(error))
-    click.echo(f"Restored {file}; start the server again")
+    took = time.monotonic() - began
+    click.echo(f"Restored {file or url} in {took:.1f} s; start the server again")
 
 
 def main() -> None:

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import struct
 import threading
+import time
 import zlib
 from collections import OrderedDict
 from typing import Callable
 
-from . import store
+from . import metrics, store
 
 
 class Hub:
@@ -28,6 +29,7 @@ class Hub:
         self._db_lock = threading.Lock()
         self._watcher: threading.Thread | None = None
         self._seen = 0
+        self.looked = 0.0  # when the watcher last read `changes` (time.monotonic): /healthz
         self._boards: OrderedDict[tuple, str] = OrderedDict()
 
     # -- waking -------------------------------------------------------------------------
@@ -42,10 +44,20 @@ class Hub:
         return event.wait(timeout)
 
     def notify(self, table_id: int) -> None:
+        metrics.woken(table_id)
         with self._lock:
             event = self._waiters.pop(table_id, None)
         if event is not None:
             event.set()
+
+    def watching(self, within: float = 2.0) -> bool:
+        """Whether this process's watcher runs and has read the changes within `within` seconds
+        (started now, and its first look awaited, if no stream had started it): /healthz."""
+        self._ensure_watcher()
+        deadline = time.monotonic() + within
+        while time.monotonic() - self.looked > within and time.monotonic() < deadline:
+            time.sleep(self.interval / 2)
+        return self._watcher.is_alive() and time.monotonic() - self.looked <= within
 
     def _ensure_watcher(self) -> None:
         if self._watcher is None or not self._watcher.is_alive():
@@ -65,6 +77,7 @@ class Hub:
                     [self._seen]).fetchall())
             except Exception:  # a locked or vanished file must not kill the watcher
                 continue
+            self.looked = time.monotonic()
             for table_id, last in rows:
                 self._seen = max(self._seen, last)
                 self.notify(table_id)

@@ -83,12 +83,49 @@ def proxies_refusal(hops: int, host: str, port: int, firewalled: bool) -> str | 
             f"when a firewall lets only the proxy reach this port")
 
 
+def metrics_refusal(port: int, server_port: int) -> str | None:
+    """Why METRICS_PORT cannot be served, in one line (None: it can)."""
+    if not 0 < port < 65536:
+        return f"METRICS_PORT must be a port number, not {port}"
+    if port == server_port:
+        return f"METRICS_PORT {port} is the server's own port: choose another"
+    return None
+
+
+def metrics_folder(instance: str) -> str:
+    """A new folder for the workers' metrics files, `.metrics-<this pid>` in the instance folder;
+    those of servers no longer running (a kill -9 leaves them) go."""
+    import os
+    import shutil
+
+    for name in os.listdir(instance):
+        if name.startswith(".metrics-") and name[9:].isdigit() and not _running(int(name[9:])):
+            shutil.rmtree(os.path.join(instance, name), ignore_errors=True)
+    folder = os.path.join(instance, f".metrics-{os.getpid()}")
+    shutil.rmtree(folder, ignore_errors=True)
+    os.mkdir(folder, 0o700)
+    return folder
+
+
+def _running(pid: int) -> bool:
+    import os
+
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def run(host: str, port: int, workers: int, firewalled: bool = False) -> None:
     import os
+    import shutil
 
     from gunicorn.app.base import BaseApplication
 
-    from . import create_app, store
+    from . import create_app, metrics, replica, store
     from .worker import (
         REFUSING,
         AddressTable,
@@ -113,6 +150,10 @@ def run(host: str, port: int, workers: int, firewalled: bool = False) -> None:
     CappedGeventWorker.rate, CappedGeventWorker.burst = rate_from_environment(hops)
     CappedGeventWorker.body_seconds = body_seconds_from_environment()
     CappedGeventWorker.table = table = AddressTable(workers, CappedGeventWorker.rate, CappedGeventWorker.burst)
+    metrics_port = int(config.get("METRICS_PORT") or 0)
+    refusal = metrics_refusal(metrics_port, port) if metrics_port else None
+    if refusal:
+        raise click.ClickException(refusal)
     # a worker's connections stay below its open-files limit (raised to the hard limit here, for
     # the workers to inherit): past them a 503 with words, not a server out of descriptors
     CappedGeventWorker.most_open = connections_within(raise_open_files_limit())
@@ -130,7 +171,8 @@ def run(host: str, port: int, workers: int, firewalled: bool = False) -> None:
             self.cfg.set("errorlog", "-")
             self.cfg.set("loglevel", "warning")
             self.cfg.set("post_worker_init", lambda worker: tend_collector())
-            self.cfg.set("child_exit", lambda server, worker: table.release(worker.pid))
+            self.cfg.set("child_exit", lambda server, worker: (table.release(worker.pid),
+                                                              metrics.process_gone(worker.pid)))
 
         def load(self):
             app = create_app()
@@ -143,7 +185,40 @@ def run(host: str, port: int, workers: int, firewalled: bool = False) -> None:
     # database): `scorekeeper restore` refuses while it is held
     if store.serving_lock(config["DATABASE"]) is None:
         raise click.ClickException("the database is being restored: try again in a moment")
+    # Litestream streams the database off the machine (REPLICA_URL), started before the workers
+    # and stopped after them: its last sync ships the last entries (scorekeeper/replica.py)
+    replication = None
+    if config.get("REPLICA_URL"):
+        try:
+            replication = replica.Replication(config["DATABASE"], config["REPLICA_URL"],
+                                              config.get("REPLICA_SYNC") or replica.DEFAULT_SYNC)
+        except (RuntimeError, OSError) as error:
+            raise click.ClickException(str(error)) from None
+    # the workers count in files of a folder of the master's; the master serves their sum on
+    # the loopback (scorekeeper/metrics.py)
+    counted = None
+    if metrics_port:
+        counted = metrics_folder(os.path.dirname(os.path.abspath(config["DATABASE"])))
+        metrics.start(counted)
+        try:
+            metrics.serve_http(metrics_port)
+        except OSError as error:
+            shutil.rmtree(counted, ignore_errors=True)
+            if replication:
+                replication.stop()
+            raise click.ClickException(f"cannot serve the metrics on 127.0.0.1:{metrics_port}: "
+                                       f"{error.strerror or error}") from None
     url = lan_url(host, port)
     click.echo(f"Scorekeeper is running. Phones open: {url}")
+    if replication:
+        click.echo(f"Replicating the database to {config['REPLICA_URL']} (Litestream)")
+    if metrics_port:
+        click.echo(f"Metrics: http://127.0.0.1:{metrics_port}/metrics")
     click.echo(terminal_qr(url))
-    Server().run()
+    try:
+        Server().run()
+    finally:
+        if replication:
+            replication.stop()
+        if counted:
+            shutil.rmtree(counted, ignore_errors=True)

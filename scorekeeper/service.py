@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterable, Mapping, TypeVar
 
 import sqlite_utils
 
-from . import stats, store
+from . import metrics, stats, store
 from .gamelog import COOPERATE_EVERY, FORMAT, Game, LogError, clean_event, cooperate, read_header
 from .names import clean_name, look_alike, skeleton
 from .games import ENGINES
@@ -46,9 +46,10 @@ def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-def token() -> str:
-    """An unguessable link token: 128 bits, URL-safe."""
-    return secrets.token_urlsafe(16)
+def token(node: str = "") -> str:
+    """An unguessable link token: 128 bits, URL-safe; a node's (one of many behind a proxy,
+    web/nodes.py) after "<node>.", which the proxy routes by."""
+    return f"{node}.{secrets.token_urlsafe(16)}" if node else secrets.token_urlsafe(16)
 
 
 # --- who is looking, and what they may do: scorekeeper/policy.py ---------------------------
@@ -66,6 +67,7 @@ class Write:
         self.db, self.table, self.who, self.key = db, table, who, key
         self._wrote = False  # events of this transaction are not cached until it commits
         self.events: list[int] = []  # the events this change appended
+        self.kinds: list[str] = []  # and their kinds (metrics, once committed)
         self.game_changed = False  # the game's events, draft, header or a new game (see `stale_refusal`)
 
     @cached_property
@@ -92,6 +94,7 @@ class Write:
         self.__dict__.pop("played", None)
         event_id = store.insert(self.db, "events", row)
         self.events.append(event_id)
+        self.kinds.append(kind)
         return event_id
 
     # -- entries ----------------------------------------------------------------------------
@@ -163,7 +166,7 @@ class Write:
     def open_table(self, device: str, game: str, header: dict, seating: Iterable[tuple[str, str]]) -> dict:
         """A new table with its first game (no entries): the rows every table has."""
         table_id = self.db["tables"].insert({
-            "code": _free_code(self.db), "join_token": token(), "board_token": token(),
+            "code": _free_code(self.db), "join_token": token(node_of(self.db)), "board_token": token(node_of(self.db)),
             "host_device": device, "created_at": now()}).last_pk
         for position, (name, role) in enumerate(seating, 1):
             self.db["seats"].insert({"table_id": table_id, "position": position, "name": name,
@@ -206,7 +209,8 @@ def write(db: sqlite_utils.Database, table: dict | None, who: Viewer | None,
         if change.table is not None:
             changed(db, change.table["id"], change.events[0] if len(change.events) == 1 else None,
                     who.device if who else None, change.game_changed)
-        return answer
+    metrics.wrote(change.kinds)  # committed
+    return answer
 
 
 def stale_refusal(db: sqlite_utils.Database, table: dict, who: Viewer | None, board: Any) -> Refused | None:
@@ -383,9 +387,15 @@ def create_table(db: sqlite_utils.Database, device: str, game: str, rules: Any,
     return write(db, None, None, open_table)
 
 
+def node_of(db: sqlite_utils.Database) -> str:
+    """The node whose database this is ("": the only one; store.Database.node)."""
+    return getattr(db, "node", "")
+
+
 def _free_code(db: sqlite_utils.Database) -> str:
+    """Six random characters; a node's code has the node's character first (web/nodes.py)."""
     while True:
-        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+        code = node_of(db) + "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
         if not db["tables"].count_where("code = ?", [code]):
             return code
 
@@ -645,7 +655,7 @@ def set_table(db: sqlite_utils.Database, table: dict, who: Viewer, approve_seats
             values["approve_seats"] = int(approve_seats)
         if new_link:
             change.db["retired_links"].insert({"token": table["join_token"], "table_id": table["id"], "at": now()})
-            values.update(join_token=token(), code=_free_code(change.db))
+            values.update(join_token=token(node_of(change.db)), code=_free_code(change.db))
         if values:
             change.db["tables"].update(table["id"], values)
         change.table = change.db["tables"].get(table["id"])
@@ -886,6 +896,7 @@ def load(db: sqlite_utils.Database, game_row: dict, remember: bool = True) -> Pl
     if cached and cached.row["header"] != game_row["header"]:
         cached = None
     if cached and cached.last_event_id == last:
+        metrics.fold("hit")
         return cached if cached.draft == draft else replace(cached, draft=draft)
     # Performance (bench/): when the cached fold is only some entries behind, apply just the
     # new ones to its state instead of folding the whole game again — the same result, since
@@ -900,10 +911,12 @@ def load(db: sqlite_utils.Database, game_row: dict, remember: bool = True) -> Pl
                          history=cached.history + tuple(history), state=state,
                          result=cached.game.engine.result(state), last_event_id=last, draft=draft,
                          size=cached.size + _fold_size(history, "") - FOLD_BASE_BYTES)
+        metrics.fold("partial")
     else:
         if since:  # the whole history, then
             history = history_of(db, game_row["id"], 0, last)
         played = replace(fold(game_row, history, last), draft=draft)
+        metrics.fold("miss")
     if remember:
         cache.put(game_row["id"], played, played.size)
     return played

@@ -105,10 +105,11 @@ class Database(sqlite_utils.Database):
     (the folds of one database never mix with another's: game ids restart in every file)."""
 
     def __init__(self, conn: sqlite3.Connection, folds: FoldCache | None = None,
-                 limits: dict[str, Any] | None = None) -> None:
+                 limits: dict[str, Any] | None = None, node: str = "") -> None:
         super().__init__(conn)
         self.folds = folds if folds is not None else FoldCache()
         self.limits = limits or {}  # kind -> service.Limit, where the app sets its own
+        self.node = node  # the node this database is ("": the only one), named in its tables' links and codes
 
 
 @migrations()
@@ -188,16 +189,17 @@ def m008_guarded_seats(db: sqlite_utils.Database) -> None:
     db["seats"].add_column("guarded", int, not_null_default=0)
 
 
-def connect(path: str, folds: FoldCache | None = None, limits: dict[str, Any] | None = None) -> Database:
+def connect(path: str, folds: FoldCache | None = None, limits: dict[str, Any] | None = None,
+            node: str = "") -> Database:
     """A connection with the durability settings every process must use; `folds`, the fold
     cache to share with the app's other connections to the same file (a new one if None);
-    `limits`, the app's own numbers for the service's limits."""
+    `limits`, the app's own numbers for the service's limits; `node`, the app's NODE."""
     if path != ":memory:" and not path.startswith("file:"):
         create_private(path)
     conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
     conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
     conn.execute("PRAGMA foreign_keys = ON")
-    db = Database(conn, folds, limits)
+    db = Database(conn, folds, limits, node)
     db.enable_wal()
     conn.execute("PRAGMA synchronous = FULL")  # fsync at every commit, WAL included
     return db
@@ -272,14 +274,18 @@ def carry_the_clock(conn: sqlite3.Connection, floor: int) -> int:
     return start + len(tables)
 
 
-def restore(backup: str, database: str) -> None:
+def restore(backup: str, database: str, behind: bool = False) -> None:
     """Put a backup in the place of the database, while no server runs on it: the backup must
     pass SQLite's integrity check; the database's stale -wal and -shm (a crash leaves them) go,
     or SQLite would replay them into the restored file; the copy is written beside the
     database, synced and renamed into place, so the database is always the old or the new one.
     The live streams' clock goes on from the replaced database's (`carry_the_clock`); when that
     one cannot be read, from the time in milliseconds, above any count of changes a server
-    makes between two restores. RuntimeError (one line for the command) when it cannot."""
+    makes between two restores. `behind`: the copy may lack the last changes phones were sent
+    (a replica: the machine that sent them is gone), so the clock goes on from the time in
+    milliseconds too, when that is later. Litestream's state for the replaced database goes
+    (a replicating server snapshots the restored one). RuntimeError (one line for the
+    command) when it cannot."""
     descriptor = serving_lock(database, exclusive=True)
     if descriptor is None:
         raise RuntimeError("a server is running on this database: stop it first")
@@ -295,8 +301,8 @@ def restore(backup: str, database: str) -> None:
         if not ok or not {"tables", "games", "events"} <= tables:
             raise RuntimeError(f"{backup} is not a whole Scorekeeper database (SQLite's integrity check)")
         floor = last_change_ever(database)
-        if floor is None:
-            floor = time.time_ns() // 1_000_000
+        if floor is None or behind:
+            floor = max(floor or 0, time.time_ns() // 1_000_000)
         handle, temporary = tempfile.mkstemp(prefix=".restore-", suffix=".db", dir=os.path.dirname(database))
         os.close(handle)
         try:
@@ -312,6 +318,8 @@ def restore(backup: str, database: str) -> None:
             for stale in (database + "-wal", database + "-shm"):
                 if os.path.exists(stale):
                     os.unlink(stale)
+            folder, name = os.path.split(database)
+            shutil.rmtree(os.path.join(folder, f".{name}-litestream"), ignore_errors=True)
             os.replace(temporary, database)
         finally:
             if os.path.exists(temporary):

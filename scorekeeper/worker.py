@@ -55,6 +55,8 @@ import gevent
 from gunicorn.http.body import Body, LengthReader
 from gunicorn.workers.ggevent import GeventWorker
 
+from . import metrics
+
 DEFAULT_CAP = 64  # connections one address holds of the server
 DEFAULT_RATE = (10.0, 20.0)  # requests a second one address makes of the server, and its burst
 TARPIT = 1.0  # seconds a request past the rate waits for its 429: a client that waits for answers slows down
@@ -345,6 +347,7 @@ class CappedGeventWorker(GeventWorker):
     def handle_request(self, listener_name, req, sock, addr):
         if self.rate and not self.allowed(address_key(addr)):
             self.refused_requests += 1
+            metrics.limited("requests")
             try:
                 time.sleep(TARPIT)  # gevent's sleep in the worker: only this connection waits
                 sock.sendall(TOO_FAST)
@@ -390,12 +393,14 @@ class CappedGeventWorker(GeventWorker):
     def handle(self, listener, client, addr) -> None:
         if self.open_total >= self.most_open:
             self.refused_full += 1
+            metrics.limited("full")
             return self.refuse(client, FULL)
         slot = None
         if self.cap:
             slot = self.table.connect(address_key(addr), self.cap)
             if slot is False:
                 self.refused_connections += 1
+                metrics.limited("connections")
                 return self.refuse(client, REFUSAL)
         self.open_total += 1
         try:

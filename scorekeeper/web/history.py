@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, g, redirect, render_template, request, url_for
 
-from .. import service
+from .. import metrics, service
 from ..gamelog import LogError, parse_json
 from .context import table_blueprint, table_url
 from .db import get_db
@@ -65,6 +65,7 @@ def import_log():
         return render_template("import.html", message=translate(error), played_at=played_at,
                                text=text if isinstance(text, str) else ""), 400
     except service.Refused as refusal:  # past the limit of imports, or a table it may not name
+        metrics.refused(refusal)
         return render_template("import.html", message=say(refusal), played_at=played_at,
                                text=text if isinstance(text, str) else ""), refusal.status
     return redirect(table_url("history.history", table), 303)

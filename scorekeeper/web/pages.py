@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, redirect, render_template, request, session
 
-from .. import service
+from .. import metrics, service
 from ..games import ENGINES
 from ..games.base import RuleError, parse_rules
 from .context import table_url
@@ -62,6 +62,7 @@ def create(game: str):
                                      scribe=field("scribe") if field("seating") == "scribe" else None,
                                      address=client_address())
     except service.Refused as refusal:
+        metrics.refused(refusal)
         return render_template("new.html", engine=engine, values=values, names=names + [""],
                                message=say(refusal)), refusal.status
     return redirect(table_url("table.table", table), 303)
@@ -121,6 +122,7 @@ def join_by_code():
     try:
         table = service.by_code(get_db(), field("code"), client_address())
     except service.Refused as refusal:
+        metrics.refused(refusal)
         return render_template("index.html", engines=ENGINES.values(), message=say(refusal),
                                code=field("code")[:12]), refusal.status
     return redirect(table_url("table.table", table), 303)

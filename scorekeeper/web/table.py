@@ -17,7 +17,7 @@ import qrcode.image.svg
 from flask import Response, current_app, g, redirect, render_template, request, stream_with_context, url_for
 from werkzeug.exceptions import HTTPException
 
-from .. import service, store
+from .. import metrics, service, store
 from ..live import Gzip, deflate, sse_message
 from . import board as boards
 from .context import TableContext, table_blueprint
@@ -108,6 +108,7 @@ def live():
         # who is looking as they stand now: a seat let in, turned away or removed, a new link
         g.ctx = ctx = live_hub.query(ctx.afresh)
         html, seen = boards.message(ctx, base or None, live_hub)
+        metrics.sent(ctx.table["id"], base)
         data = sse_message(html, seen).encode()
         return send(data, deflate(data)) if gzip else data
 
@@ -272,6 +273,7 @@ def export(number: int):
 
 @bp.app_errorhandler(service.Refused)
 def refused(refusal: service.Refused):
+    metrics.refused(refusal)
     return message_response(say(refusal), refusal.status)
 
 

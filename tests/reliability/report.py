@@ -111,6 +111,39 @@ ROWS = [
      "runs, the crash's stale -wal and -shm removed, the file checked and swapped in atomically.",
      [R + "test_backup.py::test_restore_after_a_crash_gives_back_exactly_the_backup"], "backup",
      "{restores_after_a_crash} restore after kill -9, integrity ok, the backup row for row"),
+    ("With `REPLICA_URL`, the machine can die: after `kill -9` of Litestream and every server "
+     "process at a random moment and the instance folder deleted, `scorekeeper restore "
+     "--from-replica` on a fresh folder gives back every entry acknowledged more than a second "
+     "before (integrity ok, every game folds, no table's change id goes back for a phone); the "
+     "phones play on with their cookies, and a clean stop ships everything. A folder replica and "
+     "an S3-compatible one (moto's server). A Litestream that dies under a running server is started again.",
+     [R + "test_replica.py::test_a_machine_that_dies_comes_back_from_a_folder_replica",
+      R + "test_replica.py::test_a_machine_that_dies_comes_back_from_an_s3_replica",
+      R + "test_replica.py::test_a_litestream_that_dies_is_started_again"], "replica",
+     "{file_kills} + {s3_kills} machines killed (folder + S3); {file_entries_acknowledged} + "
+     "{s3_entries_acknowledged} entries acknowledged, {file_entries_lost} + {s3_entries_lost} of the "
+     "last moments lost, the oldest {file_oldest_lost_seconds} / {s3_oldest_lost_seconds} s before "
+     "the kill; restored in {file_restore_seconds} / {s3_restore_seconds} s"),
+    ("A busy evening comes back from the replica in seconds.",
+     [R + "test_replica.py::test_restoring_a_busy_evening"], "replica",
+     "{evening_entries:,} entries at {evening_tables} tables ({evening_database_mb} MB): restored in "
+     "{evening_restore_seconds_file} s from a folder, {evening_restore_seconds_s3} s from S3 (loopback)"),
+    ("A load balancer asks `/healthz` (the database takes a write, its migrations are this code's, "
+     "the live watcher runs): 200, or 503 saying what is wrong. Prometheus metrics, off unless "
+     "`METRICS_PORT`, on the loopback only, add up every worker's counts.",
+     ["tests/test_health.py::test_a_healthy_server_says_so_to_any_host_without_a_cookie",
+      "tests/test_health.py::test_a_database_that_takes_no_write_is_a_503",
+      "tests/test_health.py::test_migrations_that_are_not_this_code_s_are_a_503",
+      "tests/test_health.py::test_a_live_watcher_that_cannot_run_is_a_503",
+      R + "test_metrics.py::test_health_and_metrics_across_workers"], "metrics",
+     "{entries_counted} entries made over new connections, counted once in the sum of "
+     "{workers_summed} workers' files"),
+    ("Two nodes behind one address (docs/nginx-nodes.conf): tables opened through the proxy land "
+     "on either, their phones play and get live updates through it, and a table's code typed on "
+     "either node's home page finds it.",
+     [R + "test_nodes.py::test_two_nodes_serve_tables_side_by_side",
+      R + "test_nodes.py::test_a_code_typed_on_either_node_finds_the_table"], "nodes",
+     "{tables_played} tables played, one on each node; {codes_sent_on} codes typed on the other node sent on"),
     ("Nobody floods the server: tables and imports are limited per device and per address per hour "
      "and per minute (a 429 that says why, nothing written); a log of more than 2,000 events is refused.",
      [R + "test_moderation.py::test_tables_and_imports_per_device_and_address_are_limited",
@@ -192,7 +225,8 @@ def render(figures: dict) -> str:
             shown = template.replace(":,}", "}").format_map(counts)
         proof = "<br>".join(f"`{test}`" for test in tests)
         lines.append(f"| {guarantee} | {proof} | {shown} |")
-    sections = ["crash", "concurrency", "fuzz", "access", "backup", "moderation", "claims"]
+    sections = ["crash", "concurrency", "fuzz", "access", "backup", "moderation", "claims", "replica",
+                "metrics", "nodes"]
     seconds = {s: figures.get(s, {}).get("seconds") for s in sections}
     stamps = sorted(v.get("run_at", "") for v in figures.values() if isinstance(v, dict))
     lines += ["", f"Last run: {stamps[-1] if stamps else '?'} (UTC) · time per test file: " + ", ".join(

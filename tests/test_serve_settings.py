@@ -1,0 +1,46 @@
+"""`scorekeeper serve`'s settings for replication and metrics: checked before anything starts."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from scorekeeper import replica, serve
+from tests.support import ROOT, free_port
+
+
+def test_a_replica_url_is_a_folder_or_a_url():
+    assert replica.replica_url("s3://bucket/pub?endpoint=http://127.0.0.1:9000") == "s3://bucket/pub?endpoint=http://127.0.0.1:9000"
+    assert replica.replica_url("backups/pub") == "file://" + os.path.abspath("backups/pub")
+    text = replica.config("/srv/scorekeeper.db", 's3://b/p?endpoint=http://x&region="eu"', "1s")
+    assert '      url: "s3://b/p?endpoint=http://x&region=\\"eu\\""' in text  # quoted, nothing of it read as YAML
+    assert "    monitor-interval: 1s" in text and "      sync-interval: 1s" in text
+
+
+@pytest.mark.parametrize("sync", ["1 s", "fast", "200", "1s\ndbs: []"])
+def test_a_sync_interval_is_a_duration(sync):
+    with pytest.raises(RuntimeError, match="REPLICA_SYNC must be a duration"):
+        replica.config("/srv/scorekeeper.db", "/backups", sync)
+
+
+def test_the_metrics_port_is_another_port():
+    assert serve.metrics_refusal(9100, 8000) is None
+    assert "the server's own port" in serve.metrics_refusal(8000, 8000)
+    assert "must be a port number" in serve.metrics_refusal(70000, 8000)
+
+
+@pytest.mark.parametrize("env, says", [
+    ({"SCOREKEEPER_REPLICA_URL": "{tmp}/replica", "SCOREKEEPER_REPLICA_SYNC": "soon"}, "REPLICA_SYNC must be a duration"),
+    ({"SCOREKEEPER_METRICS_PORT": "{port}"}, "the server's own port"),
+])
+def test_serve_refuses_bad_settings_in_one_line(tmp_path, env, says):
+    port = free_port()
+    env = {key: value.format(tmp=tmp_path, port=port) for key, value in env.items()}
+    done = subprocess.run([sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1", "--port", str(port)],
+                          env={**os.environ, "SCOREKEEPER_INSTANCE": str(tmp_path / "instance"), **env},
+                          capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 1 and says in done.stderr and "Traceback" not in done.stderr, done.stderr
+    assert not (tmp_path / "instance" / "litestream.yml").exists()
