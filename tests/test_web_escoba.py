@@ -6,7 +6,6 @@ against a brute-force search of every subset of the table."""
 from __future__ import annotations
 
 import html
-import json
 import random
 import re
 from itertools import combinations

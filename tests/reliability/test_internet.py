@@ -184,92 +184,6 @@ def test_the_caps_are_off_behind_a_trusted_proxy(monkeypatch):
 # --- issue 25: the caps of the whole server, a body's time, the open files, the bind ----------
 
 
-def test_the_database_is_its_owners_only(tmp_path):
-    """The database was world-readable (0644): devices, join tokens. Now created 0600, with its
-    -wal and -shm, its backups and a restored copy; one made before is made so at start."""
-    import os
-    import stat
-
-    from scorekeeper.cli import cli
-
-    mode = lambda path: stat.S_IMODE(os.stat(path).st_mode)
-    old = os.umask(0o022)
-    try:
-        app = make_app(tmp_path / "instance")
-        database = app.config["DATABASE"]
-        Phone(app).open_table("escalero", players=("Anna", "Ben"))
-        assert {mode(p) for p in (database, database + "-wal", database + "-shm")} == {0o600}
-        backup = tmp_path / "backup.db"
-        assert app.test_cli_runner().invoke(cli, ["backup", str(backup)]).exit_code == 0
-        assert mode(backup) == 0o600
-        earlier = tmp_path / "earlier" / "test.db"
-        earlier.parent.mkdir()
-        store.connect(str(earlier)).conn.close()
-        os.chmod(earlier, 0o644)  # as SQLite made them before
-        make_app(tmp_path / "earlier")
-        assert mode(earlier) == 0o600
-        store.restore(str(backup), str(earlier))
-        assert mode(earlier) == 0o600
-    finally:
-        os.umask(old)
-
-
-# --- issue 25: the caps of the whole server, a body's time, the open files, the bind ----------
-
-
-def test_the_join_link_port_is_the_servers_own(tmp_path, kit):
-    """The join link's port came from the Host header: now from the socket the server listens on."""
-    from scorekeeper.web.links import lan_addresses
-
-    server = kit.Server(tmp_path / "instance", workers=1, env={"SCOREKEEPER_BASE_URL": ""})
-    try:
-        phone = kit.WebPhone(server.url)
-        token = phone.open_table("escalero", ["Anna", "Ben"])["token"]
-        for name in ["evil.example", "127.0.0.1", *lan_addresses()[:1]]:
-            page = phone.get(f"/t/{token}", fetch=False, headers={"Host": f"{name}:6666"}).text
-            link = re.search(r'<p class="link"><a href="([^"]+)"', page).group(1)
-            assert f":{server.port}/t/{token}" in link and ":6666" not in link and "evil" not in link, link
-    finally:
-        server.stop()
-    app = make_app(tmp_path / "plain")  # Flask's own server and the test client: SERVER_PORT as well
-    token = service.create_table(store.connect(app.config["DATABASE"]), "d", "escalero", {}, ["Anna", "Ben"])["join_token"]
-    page = Phone(app).get(f"/t/{token}", headers={"Host": "127.0.0.1:6666"}, base_url="http://127.0.0.1:8123")
-    assert ":8123/t/" in page.get_data(as_text=True) and ":6666" not in page.get_data(as_text=True)
-
-
-def test_the_database_is_its_owners_only(tmp_path):
-    """The database was world-readable (0644): devices, join tokens. Now created 0600, with its
-    -wal and -shm, its backups and a restored copy; one made before is made so at start."""
-    import os
-    import stat
-
-    from scorekeeper.cli import cli
-
-    mode = lambda path: stat.S_IMODE(os.stat(path).st_mode)
-    old = os.umask(0o022)
-    try:
-        app = make_app(tmp_path / "instance")
-        database = app.config["DATABASE"]
-        Phone(app).open_table("escalero", players=("Anna", "Ben"))
-        assert {mode(p) for p in (database, database + "-wal", database + "-shm")} == {0o600}
-        backup = tmp_path / "backup.db"
-        assert app.test_cli_runner().invoke(cli, ["backup", str(backup)]).exit_code == 0
-        assert mode(backup) == 0o600
-        earlier = tmp_path / "earlier" / "test.db"
-        earlier.parent.mkdir()
-        store.connect(str(earlier)).conn.close()
-        os.chmod(earlier, 0o644)  # as SQLite made them before
-        make_app(tmp_path / "earlier")
-        assert mode(earlier) == 0o600
-        store.restore(str(backup), str(earlier))
-        assert mode(earlier) == 0o600
-    finally:
-        os.umask(old)
-
-
-# --- issue 25: the caps of the whole server, a body's time, the open files, the bind ----------
-
-
 def test_trusted_proxies_on_an_open_bind_are_refused(tmp_path, kit):
     """TRUSTED_PROXIES=1 with the default bind on 0.0.0.0 let anyone who reached the port forge
     X-Forwarded-For (the caps and limits off). serve now refuses in one line saying how, unless
@@ -464,7 +378,7 @@ def test_a_body_that_never_arrives_is_cut_off(tmp_path, kit, figures):
                     answer += chunk
                 took = time.monotonic() - started
             assert answer.startswith(b"HTTP/1.1 408") and b"did not arrive in time" in answer, answer
-            assert 0.9 <= took < 3, took
+            assert 0.9 <= took < 8, took  # cut at 1 s; a loaded machine answers a little later
             figures.add("moderation", "slow_bodies_cut_off")
         with _connect(server, "127.0.0.12") as sock:
             sock.sendall((head + "Content-Length: 10000000\r\n\r\n").encode())

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 import sys
 import time
@@ -103,7 +102,6 @@ def test_the_host_removes_a_phone_for_good(app, phone, figures):
     host.enter(token, {**F35, "player": "Anna"})
     assert mallory.enter(token, {**F35, "row": "S", "value": 25}).status_code == 200
     undo = writes(mallory.get(f"/t/{token}/board").get_data(as_text=True), "/undo")[0]
-    last = undo["vals"]["target"]
     mallory_seat = seat_id(app, token, "Mallory")
     assert host.post(f"/t/{token}/seats/{mallory_seat}/remove").status_code == 200
     # its board says so, with no way to sit down again and nothing to write with
