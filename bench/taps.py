@@ -130,7 +130,7 @@ def kaques(server, new_phone, counter) -> dict:
     counter.active = False
     expect(anna.locator(".kq-standings")).to_contain_text("350")
     return {"entry": "a two-throw turn (its total, fertisch!)", "decisions": 2,
-            "source": "the tray's total (templates/games/kaques/_tray.html)"}
+            "source": "the tray's total (scorekeeper/web/games/kaques/templates/_tray.html)"}
 
 
 def escoba(server, new_phone, counter) -> dict:

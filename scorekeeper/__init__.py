@@ -1,4 +1,4 @@
-"""Scorekeeper: a pub table's companion for Escalero, Euchre, Jaques le Kaques and Escoba."""
+"""Scorekeeper: a pub table's companion for games played with real dice and cards (the games: `games.GAMES`)."""
 
 from __future__ import annotations
 

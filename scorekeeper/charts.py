@@ -128,8 +128,8 @@ def bars(rows: Sequence[tuple[str, int, int]], width: int = 340, left: int = 120
     """Horizontal bars, one per row of (label, total, part): the part drawn inside the total,
     like wins inside games. Scaled to the largest total.
 
-    >>> [(b.label, b.total_width, b.part_width) for b in bars([("Escalero", 4, 1), ("Euchre", 2, 2)]).bars]
-    [('Escalero', 180.0, 45.0), ('Euchre', 90.0, 90.0)]
+    >>> [(b.label, b.total_width, b.part_width) for b in bars([("Dice", 4, 1), ("Cards", 2, 2)]).bars]
+    [('Dice', 180.0, 45.0), ('Cards', 90.0, 90.0)]
     """
     bar_height, gap = 24, 10
     most = max((total for _, total, _ in rows), default=0) or 1

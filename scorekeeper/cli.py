@@ -1,4 +1,4 @@
-"""The `scorekeeper` command: Flask's own commands plus replay, serve, export, import, backup."""
+"""The `scorekeeper` command: Flask's own commands plus replay, schema, serve, export, import, backup, restore."""
 
 from __future__ import annotations
 
@@ -50,6 +50,14 @@ def replay(file: str) -> None:
         fail(str(error))
         return
     click.echo(json.dumps(result, ensure_ascii=False))
+
+
+@cli.command()
+def schema() -> None:
+    """Print the JSON Schema of scorekeeper-log/1 (every registered game's part included)."""
+    from .gamelog import log_schema
+
+    click.echo(json.dumps(log_schema(), ensure_ascii=False, indent=1))
 
 
 @cli.command()

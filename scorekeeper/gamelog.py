@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 import time
+from functools import cache
+from importlib import resources
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from .games import ENGINES
+from .games import ENGINES, GAMES
 from .games.base import Either, Engine, RuleError, SeatingError, Setup, TextError, describe, make_setup, parse_rules
 
 FORMAT = "scorekeeper-log/1"
@@ -135,3 +137,34 @@ def replay(doc: Any) -> dict[str, Any]:
 def _short(error: Exception) -> str:
     text = str(error).splitlines()[0] if str(error) else type(error).__name__
     return text[:120]
+
+
+@cache
+def log_schema() -> dict[str, Any]:
+    """The JSON Schema of the log format: the part every game shares (schema/log.schema.json)
+    and each registered game's fragment (games/<game>.schema.json: its `rules` and `event`,
+    named parts in `$defs` prefixed with its name, and `log`, conditions on a whole log of it).
+    The schema checks shapes; `replay` checks the rules.
+
+    >>> schema = log_schema()
+    >>> schema["properties"]["game"]["enum"] == list(GAMES), len(schema["allOf"]) == len(GAMES)
+    (True, True)
+    """
+    def read(package: str, name: str) -> dict[str, Any]:
+        return json.loads(resources.files(package).joinpath(name).read_text(encoding="utf-8"))
+
+    schema = read("scorekeeper.schema", "log.schema.json")
+    del schema["$comment"]  # it speaks of the shared part alone
+    schema["properties"]["game"]["enum"] = list(GAMES)
+    for game in GAMES:
+        fragment = read("scorekeeper.games", f"{game}.schema.json")
+        for name, part in fragment.get("$defs", {}).items():
+            if not name.startswith(f"{game}_") or name in schema["$defs"]:
+                raise ValueError(f"{game}.schema.json: name its $defs {game}_…, not {name}")
+            schema["$defs"][name] = part
+        schema["$defs"][f"{game}_rules"], schema["$defs"][f"{game}_event"] = fragment["rules"], fragment["event"]
+        then = {"properties": {"rules": {"$ref": f"#/$defs/{game}_rules"},
+                               "events": {"items": {"$ref": f"#/$defs/{game}_event"}}},
+                **fragment.get("log", {})}
+        schema.setdefault("allOf", []).append({"if": {"properties": {"game": {"const": game}}}, "then": then})
+    return schema

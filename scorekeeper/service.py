@@ -535,7 +535,7 @@ def plays(seat: dict) -> bool:
 def players_of(seat_rows: list[dict], header: dict, engine: Any) -> tuple[list[str], list[dict] | None, list[str]]:
     """A game's players as its seats make them before its first entry, its teams, and the
     players waiting for the host to place them in a team. The engine's own seating of teams
-    (Euchre: partners opposite) follows the players; the host's teams keep whoever is still
+    (partners opposite) follows the players; the host's teams keep whoever is still
     there, and are never dropped for a newcomer."""
     names = [seat["name"] for seat in seat_rows if plays(seat)]
     if engine.default_teams:
@@ -686,7 +686,7 @@ def _seat_of(db, table, seat_id, refused: Refused) -> dict:
 
 
 def _default_teams(engine, players: list[str], rules: dict) -> list[dict] | None:
-    """The engine's own seating of teams (Euchre: partners opposite), when it has one."""
+    """The engine's own seating of teams (partners opposite), when it has one."""
     return engine.default_teams(players, rules) if engine.default_teams else None
 
 
@@ -872,7 +872,7 @@ class Played:
 
 
 # What a fold holds in memory per byte of its events' JSON (states, records, results): an
-# estimate erring high (the issue measured ~2.5 MB for a 60 KB log of Euchre redeals, ~40×; a
+# estimate erring high (the issue measured ~2.5 MB for a 60 KB log of card-game redeals, ~40×; a
 # plain game's fold holds far less), so the cache's budget is not overrun
 FOLD_BYTES_PER_JSON_BYTE = 40
 FOLD_BASE_BYTES = 16 << 10
@@ -1047,8 +1047,8 @@ def import_log(db: sqlite_utils.Database, doc: Any, device: str = "import", addr
 def _clean_log(doc: Any) -> Any:
     """The log with its players' and teams' names cleaned as a table's are (`names.clean_name`:
     a name with a Hangul filler or a variation selector is the name without it), and every
-    reference to a player whose name cleaning changed (an event's player, an Escoba side, a
-    rule naming the first dealer) spelt as that player now is. A name cleaned to nothing is
+    reference to a player whose name cleaning changed (an event's player, a side named
+    in an entry, a rule naming the first dealer) spelt as that player now is. A name cleaned to nothing is
     then refused by the log's own checks; anything else malformed is left to them too."""
     if not isinstance(doc, dict):
         return doc
@@ -1099,10 +1099,6 @@ def _clean_log(doc: Any) -> Any:
 # for every phone of that table, as long as it stays as confirmed (an undo or correction at
 # the imported table voids it).
 
-# what an engine's records keep of how an entry was made or a detail that scores nothing, left
-# out of a normalised game: Escalero's dice (its cell's value counts), Jaques le Kaques' throws
-# and calls (its turn's points count), Euchre's trump, Escoba's leftover cards
-DETAILS = frozenset({"throw", "throws", "calls", "trump", "leftover"})
 DIGEST_VERSION = "v2:"  # digests made by `game_digest`; older ones are made again when met
 
 
@@ -1110,25 +1106,15 @@ def normal_game(game: Game, state: Any, name_of: Callable[[str], str] = skeleton
     """A game as its engine read it, so that no spelling makes it another: its game, players
     (each name as `name_of` spells it; by default its skeleton) and teams (by their players,
     not their names), its rules with their defaults filled in, and what the engine recorded of
-    each entry (the state's records in order: Escalero's cells with their values, not the dice
-    or `"served": false`; the turns, hands and rounds of the other games), each side named
-    alike wherever it appears.
-
-    >>> from .gamelog import read_header, fold
-    >>> doc = {"format": FORMAT, "game": "escalero", "players": ["Anna", "Ben"], "rules": {"stake": "0.50"},
-    ...        "events": [{"type": "score", "player": "Anna", "column": 1, "row": "6", "dice": [6, 6, 6, 6, 6]}]}
-    >>> copy = {**doc, "players": ["anna", "ben"], "rules": {"stake": "0.5", "currency": "EUR"},
-    ...         "events": [{"type": "score", "player": "ANNA", "column": 1, "row": "6", "value": 30}]}
-    >>> first, second = (normal_game(read_header(d), fold(read_header(d), d["events"])) for d in (doc, copy))
-    >>> first == second, first["records"]["entries"][0]["value"]
-    (True, 30)
+    each entry (the state's records in order, without the details its engine names: a cell with
+    its value, not the dice that made it), each side named alike wherever it appears.
     """
-    setup = game.setup
+    setup, details = game.setup, game.engine.details
     players = {skeleton(player): "player:" + name_of(player) for player in setup.players}
     # a team is who plays in it: its name is a label a copy could change
     teams = {skeleton(side.name): "team:" + "+".join(sorted(players[skeleton(m)] for m in side.members))
              for side in setup.sides} if setup.teams else {}
-    # in a team game the side scores, whichever partner wrote (an Escalero cell, a Euchre maker)
+    # in a team game the side scores, whichever partner wrote (a cell, a maker)
     side_of = {skeleton(player): teams[skeleton(setup.side_of(player).name)]
                for player in setup.players} if teams else {}
 
@@ -1152,7 +1138,7 @@ def normal_game(game: Game, state: Any, name_of: Callable[[str], str] = skeleton
         if isinstance(value, float):
             return repr(value)
         if is_dataclass(value) and not isinstance(value, type):
-            return {f.name: normal(getattr(value, f.name), record) for f in fields(value) if f.name not in DETAILS}
+            return {f.name: normal(getattr(value, f.name), record) for f in fields(value) if f.name not in details}
         if isinstance(value, Mapping):
             return sorted(([normal(k, record), normal(v, record)] for k, v in value.items()), key=_ordered)
         if isinstance(value, (list, tuple)):
@@ -1161,8 +1147,8 @@ def normal_game(game: Game, state: Any, name_of: Callable[[str], str] = skeleton
             return sorted((normal(item, record) for item in value), key=_ordered)
         return repr(value)
 
-    # the records are the state's sequences (Escalero's entries, Kaques' turns, Escoba's rounds,
-    # Euchre's deals); the rest of a state (pads, totals, the winner) follows from them
+    # the records are the state's sequences (entries, turns, rounds, deals); the rest of a
+    # state (pads, totals, the winner) follows from them
     records = {f.name: normal(getattr(state, f.name), True) for f in fields(state)
                if isinstance(getattr(state, f.name), tuple)} if is_dataclass(state) else {"state": normal(state, True)}
     return {"game": game.engine.name, "players": [players[skeleton(p)] for p in setup.players],

@@ -5,9 +5,9 @@ Every figure comes from folding `scorekeeper-log/1` documents (`Played.log()` or
 through the same engines the tables use; a game's summary may be kept as JSON (`to_json`) so
 that it is folded once. Players are people at a pub, not accounts, so they are matched by
 name, ignoring case, across every table. Only finished games count; games left unfinished are
-counted apart. In team play a team's win,
-its figures (Euchre's marches, Escoba's escobas…) count for each of its members, and its
-money is split equally among them.
+counted apart. In team play a team's win and
+its figures count for each of its members, and its money is split equally among them. The
+figures are each game's own (its engine's `statistics`).
 """
 
 from __future__ import annotations
@@ -15,27 +15,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 from .gamelog import LogError, fold, read_header
-from .games import escalero, euchre, kaques
+from .games import ENGINES
 from .games.base import Setup
 from .games.settle import text_cents
-
-# The game's own figures, in the order a page shows them. Each is a count summed over
-# games, unless it is named in AVERAGES (a total divided by a count) or BEST (the highest).
-FIGURES = {
-    "escalero": ("average_column", "grandes", "served", "crossed"),
-    "euchre": ("marches", "euchres", "loners"),
-    "kaques": ("kaques", "best_turn", "average_turn"),
-    "escoba": ("escobas", "sevens"),
-}
-AVERAGES = {"average_column": ("column_points", "columns"), "average_turn": ("turn_points", "turns")}
-BEST = frozenset({"best_turn"})
-# one figure per game for a player's chart of how they did game after game
-KEY_FIGURE = {"escalero": "average_column", "euchre": "marches", "kaques": "average_turn",
-              "escoba": "escobas"}
-
 
 @dataclass(frozen=True)
 class Line:
@@ -46,15 +31,15 @@ class Line:
     when: str  # when the game started ("" if the log does not say)
     side: str
     won: bool
-    tied: bool  # finished without a winner (Escalero can end level)
+    tied: bool  # finished without a winner (a game can end level)
     points: int | float | None  # the side's points in the result
     currency: str | None
     cents: Fraction | None  # this player's share of the side's money
     counts: Mapping[str, int]  # this game's raw counts for the player
-    games: int = 1  # the games it counts for: 2 for a railroad Euchre slam, won or lost
+    games: int = 1  # the games it counts for: 2 for a slam that wins two games at once, won or lost
 
     def figure(self, key: str) -> float | int | None:
-        return _figure(key, self.counts)
+        return ENGINES[self.game].statistics.figure(key, self.counts)
 
 
 @dataclass
@@ -76,8 +61,9 @@ class Figures:
         if line.cents is not None and line.currency:
             book = self.won if line.cents > 0 else self.lost
             book[line.currency] = book.get(line.currency, Fraction(0)) + abs(line.cents)
+        best = ENGINES[self.game].statistics.best
         for key, value in line.counts.items():
-            if key in BEST:
+            if key in best:
                 self.counts[key] = max(self.counts.get(key, value), value)
             else:
                 self.counts[key] = self.counts.get(key, 0) + value
@@ -91,12 +77,12 @@ class Figures:
         return self.won.get(currency, Fraction(0)) - self.lost.get(currency, Fraction(0))
 
     def figure(self, key: str) -> float | int | None:
-        return _figure(key, self.counts)
+        return ENGINES[self.game].statistics.figure(key, self.counts)
 
     @property
     def figures(self) -> dict[str, float | int | None]:
         """The game's own figures, in their order."""
-        return {key: self.figure(key) for key in FIGURES[self.game]}
+        return {key: self.figure(key) for key in ENGINES[self.game].statistics.shown}
 
 
 @dataclass
@@ -105,7 +91,7 @@ class Player:
 
     key: str  # the name casefolded
     name: str  # as written in their latest game
-    games: dict[str, Figures] = field(default_factory=dict)  # by game, in FIGURES order
+    games: dict[str, Figures] = field(default_factory=dict)  # by game, in the registry's order
     latest: str = ""
 
     @property
@@ -132,13 +118,6 @@ class Player:
         return dict(sorted(out.items()))
 
 
-def _figure(key: str, counts: Mapping[str, int]) -> float | int | None:
-    if key in AVERAGES:
-        total, count = (counts.get(k, 0) for k in AVERAGES[key])
-        return round(total / count, 1) if count else None
-    return counts.get(key, 0)
-
-
 # --- one game ----------------------------------------------------------------------------------
 
 
@@ -163,9 +142,9 @@ def summarise(doc: Any, source: int = 0, state: Any = None) -> Summary:
     players = setup.players
     if not result.get("finished"):
         return Summary(name, False, players, {})
-    counts = COUNTERS[name](state, result)
+    counts = game.engine.statistics.count(state, result)
     money = result.get("money") or {}
-    # a railroad Euchre slam is two games won (result `games`: 2 for the winner), and so two lost
+    # a slam may be two games won (result `games`: 2 for the winner), and so two lost
     games = max((result.get("games") or {}).values(), default=1) or 1
     lines = {}
     when = started(doc)
@@ -190,74 +169,6 @@ def started(doc: Mapping[str, Any]) -> str:
         if isinstance(event, dict) and isinstance(event.get("at"), str):
             return event["at"]
     return ""
-
-
-# --- each game's own figures --------------------------------------------------------------------
-
-
-def _escalero(state: escalero.State, result: dict) -> dict[str, dict[str, int]]:
-    """The side's column sums count for each member; the cells for the partner who wrote them."""
-    rules = state.rules
-    out = {}
-    for player in state.setup.players:
-        sums = result["columns"][state.setup.side_of(player).name]
-        out[player] = {"column_points": sum(sums), "columns": len(sums), "grandes": 0, "served": 0, "crossed": 0}
-    for entry in state.entries:
-        counts = out[entry.player]
-        if entry.value == 0:
-            counts["crossed"] += 1
-            continue
-        if entry.row in (escalero.Row.GRANDE, escalero.Row.DOUBLE_GRANDE):
-            counts["grandes"] += 1
-        if _served(entry, rules):
-            counts["served"] += 1
-    return out
-
-
-def _served(entry: escalero.Entry, rules: Mapping[str, Any]) -> bool:
-    """Whether a written combination was served: the dice say so, or the value does (a value
-    written without dice is served when it is the row's served value: 25, 35, 45, 80, 100)."""
-    if entry.row.is_picture or entry.value == 0:
-        return False
-    if entry.throw is not None:
-        return entry.throw.served
-    values = escalero.allowed_values(entry.row, rules)
-    return entry.row is escalero.Row.DOUBLE_GRANDE or (len(values) == 3 and entry.value == values[2])
-
-
-def _euchre(state: euchre.State, result: dict) -> dict[str, dict[str, int]]:
-    """Marches and euchres are the team's (as on the end screen: a euchre is a hand the team
-    won as defenders); a loner is the player's own hand alone, making or defending."""
-    sides, lone = euchre.tally(state), euchre.lone_hands(state)
-    return {player: {"marches": sides[state.setup.side_of(player).name]["march"],
-                     "euchres": sides[state.setup.side_of(player).name]["euchred"], "loners": lone[player]}
-            for player in state.setup.players}
-
-
-def _kaques(state: kaques.State, result: dict) -> dict[str, dict[str, int]]:
-    out = {player: {"turns": 0, "turn_points": 0, "kaques": 0} for player in state.setup.players}
-    for turn in state.turns:
-        counts = out[turn.player]
-        counts["turns"] += 1
-        counts["turn_points"] += turn.points
-        counts["kaques"] += kaques.Call.KAQUE in turn.calls
-        counts["best_turn"] = max(counts.get("best_turn", 0), turn.points)
-    return out
-
-
-def _escoba(state, result: dict) -> dict[str, dict[str, int]]:
-    """Escobas and sevens are captured by a side: a team's count for each of its members."""
-    out = {}
-    for player in state.setup.players:
-        side = state.setup.side_of(player).name
-        out[player] = {"rounds": len(state.rounds),
-                       "escobas": sum(r.counts[side].escobas for r in state.rounds),
-                       "sevens": sum(r.counts[side].sevens for r in state.rounds)}
-    return out
-
-
-COUNTERS: dict[str, Callable[[Any, dict], dict[str, dict[str, int]]]] = {
-    "escalero": _escalero, "euchre": _euchre, "kaques": _kaques, "escoba": _escoba}
 
 
 # --- every player ---------------------------------------------------------------------------------
@@ -317,7 +228,7 @@ def combine(summaries: Iterable[tuple[str, Summary]]) -> dict[str, Player]:
             figures = player.games.get(summary.game)
             if figures is None:
                 figures = player.games[summary.game] = Figures(summary.game)
-                player.games = {game: player.games[game] for game in FIGURES if game in player.games}
+                player.games = {game: player.games[game] for game in ENGINES if game in player.games}
             if summary.finished:
                 figures.add(summary.lines[name])
             else:

@@ -60,7 +60,7 @@ def m001_tables_seats_games_events(db: sqlite_utils.Database) -> None:
     # one row per change of a table (entry, seat, teams, rematch): the live streams' clock
     db["changes"].create({"id": int, "table_id": int}, pk="id")
     db["changes"].create_index(["table_id", "id"])
-    # a turn being entered step by step (Jaques le Kaques throws), shared live until it
+    # a turn being entered step by step (a push-your-luck game's throws), shared live until it
     # becomes one event of the log
     db["drafts"].create({"game_id": int, "payload": str, "by": str, "device": str, "at": str},
                         pk="game_id", foreign_keys=[("game_id", "games", "id")])

@@ -145,7 +145,7 @@
     try { seen = JSON.parse(sessionStorage.getItem("scorekeeper.flashed") || "{}"); } catch { /* private mode */ }
     for (const el of $$("[data-flash]")) {
       const key = el.dataset.flash, at = seen[key] ?? Date.now();
-      if (Date.now() - at > 2800) el.classList.add("seen");  // the flash's length (kaques.css)
+      if (Date.now() - at > 2800) el.classList.add("seen");  // the flash's length (a game's CSS)
       else el.style.animationDelay = `-${Date.now() - at}ms`;
       seen[key] = at;
     }

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from scorekeeper.games import ENGINES, euchre
-from scorekeeper.games.base import RuleError, make_setup, parse_rules
+from scorekeeper.games.base import Engine, RuleError, make_setup, parse_rules
 from tests.support import accepts
 from scorekeeper.gamelog import LogError, fold, read_header
 
@@ -54,7 +54,7 @@ def refusal(doc):
 
 
 def test_is_registered():
-    assert ENGINES["euchre"] is euchre
+    assert ENGINES["euchre"] == Engine.of(euchre)
 
 
 # --- the scoring table ---------------------------------------------------------------------

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from scorekeeper.games import ENGINES, kaques
-from scorekeeper.games.base import RuleError, make_setup, parse_rules
+from scorekeeper.games.base import Engine, RuleError, make_setup, parse_rules
 from tests.support import accepts
 from scorekeeper.games.kaques import (
     Call,
@@ -307,7 +307,7 @@ def test_random_turns_keep_the_books(rng, stop_percent):
 # --- the game ------------------------------------------------------------------------
 
 def test_registered_and_described():
-    assert ENGINES["kaques"] is kaques
+    assert ENGINES["kaques"] == Engine.of(kaques)
     assert kaques.events == {"turn": frozenset({"player", "throws", "points"})}
     assert parse_rules({}, kaques.settings) == {"target": 10000}
 

@@ -4,12 +4,13 @@ by bytes, the engine contract, and permissions decided in one place."""
 from __future__ import annotations
 
 import json
+import types
 
 import pytest
 
 from scorekeeper import create_app, service, store
 from scorekeeper.games import ENGINES
-from scorekeeper.games.base import OPTIONAL_FEATURES
+from scorekeeper.games.base import Engine, Statistics
 
 
 def db_of(app):
@@ -60,11 +61,19 @@ def test_a_fold_s_size_grows_with_its_events(app, phone):
     assert 0 < empty < one
 
 
-def test_every_engine_declares_every_optional_feature():
+def test_an_engine_module_is_read_as_the_contract_its_optional_parts_defaulted():
     for name, engine in ENGINES.items():
-        for feature in OPTIONAL_FEATURES:
-            assert hasattr(engine, feature), f"{name} does not say whether it has {feature}"
-            assert getattr(engine, feature) is None or callable(getattr(engine, feature))
+        assert isinstance(engine, Engine) and engine.name == name
+    module = types.SimpleNamespace(name="coin", title="Coin", settings={}, events={"toss": frozenset({"side"})},
+                                   start=lambda setup, rules: (), apply=lambda state, event: state + (event,),
+                                   result=lambda state: {"finished": False}, writers=lambda state: None)
+    engine = Engine.of(module)
+    assert (engine.verify_draft, engine.default_teams, engine.rematch_rules, engine.seats) == (None,) * 4
+    assert engine.statistics == Statistics() and engine.statistics.count((), {}) == {}
+    assert engine.details == frozenset()
+    del module.writers  # a required part missing: the registry refuses it at once
+    with pytest.raises(TypeError, match="writers"):
+        Engine.of(module)
 
 
 def test_a_retried_write_returns_the_first_answer_and_writes_once(app, phone):
@@ -176,3 +185,14 @@ def test_the_board_link_cannot_show_the_way_in(app, phone):
         assert host.get(f"/b/{board}/{path}").status_code == 404
         assert host.get(f"/t/{token}/{path}").status_code == 200
     assert json.loads(host.get(f"/t/{token}/games/1/log.json").get_data())["game"] == "escalero"
+
+
+def test_two_spellings_of_one_game_are_one_normal_game():
+    """Names in another case, a stake written otherwise, a value instead of the dice that make it."""
+    from scorekeeper.gamelog import FORMAT, fold, read_header
+    doc = {"format": FORMAT, "game": "escalero", "players": ["Anna", "Ben"], "rules": {"stake": "0.50"},
+           "events": [{"type": "score", "player": "Anna", "column": 1, "row": "6", "dice": [6, 6, 6, 6, 6]}]}
+    copy = {**doc, "players": ["anna", "ben"], "rules": {"stake": "0.5", "currency": "EUR"},
+            "events": [{"type": "score", "player": "ANNA", "column": 1, "row": "6", "value": 30}]}
+    first, second = (service.normal_game(read_header(d), fold(read_header(d), d["events"])) for d in (doc, copy))
+    assert first == second and first["records"]["entries"][0]["value"] == 30

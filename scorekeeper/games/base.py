@@ -1,16 +1,16 @@
 """What every game engine shares: refusals, sides, rule settings and the engine contract.
 
-An engine is a module-level object with the `Engine` protocol below.  It never touches
+An engine is a module read as the `Engine` contract below (`Engine.of`).  It never touches
 Flask, SQL, files or the clock: the log loader, the store and the web app all fold events
 through the same `apply`, so a log means the same thing everywhere.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field as dataclass_field
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
-from typing import Any, Callable, Mapping, Protocol
+from typing import Any, Callable, Mapping
 
 
 class Text(str):
@@ -57,9 +57,9 @@ class Plural(Text):
 
 
 class Term(str):
-    """A word of a game's own as the log writes it (Escalero's row "3"), which the screens show
-    as the pad does: `shown` ("Q" when the table plays with poker dice), looked up in the
-    catalogs under `context` ("poker die", "Escalero row") when it has one.
+    """A word of a game's own as the log writes it (a row "3"), which the screens show as the
+    pad does: `shown` ("Q" when the table plays with poker dice), looked up in the catalogs
+    under `context` ("poker die") when it has one.
 
     >>> row = Term("3", "Q", "poker die")
     >>> Text("row %(row)s", row=row), row.shown
@@ -227,7 +227,7 @@ class Setting:
     label: str = ""  # what a player reads on the "open a table" form, a Text
     choices: tuple[Any, ...] = ()  # offered on the form, when the values are few
     names: tuple[str, ...] = ()  # what the form calls each choice (Texts), when not the value itself
-    # A setting that depends on an earlier one (Euchre's `form`): `only` lists the values of
+    # A setting that depends on an earlier one (a game's `form`): `only` lists the values of
     # `depends` under which it exists at all (elsewhere it is refused whenever present, whatever
     # its value, and left out of the rules); `defaults` gives its default by that value, where
     # it is not `default`.
@@ -329,40 +329,77 @@ def parse_rules(raw: Any, settings: Mapping[str, Setting]) -> dict[str, Any]:
 # --- the engine contract ----------------------------------------------------------------
 
 
-class Engine(Protocol):
-    name: str  # the log's `game`
-    title: str  # shown to players
+@dataclass(frozen=True)
+class Statistics:
+    """A game's own figures on the players' pages: what `count(state, result)` counts for each
+    player of a finished game ({player: {count: n}}), and how the counts become figures.
+
+    `shown` names the figures in the order a page shows them, with their labels; each is a
+    count summed over games unless `averages` makes it a total divided by a count or `best`
+    the highest. `key` is the figure charted game by game, under `trend`; `note` explains
+    whose figures they are when that is not obvious."""
+
+    count: Callable[[Any, dict], dict[str, dict[str, int]]] = lambda state, result: {}
+    shown: Mapping[str, Text] = dataclass_field(default_factory=dict)
+    key: str | None = None
+    trend: Text | None = None
+    averages: Mapping[str, tuple[str, str]] = dataclass_field(default_factory=dict)
+    best: frozenset[str] = frozenset()
+    note: Text | None = None
+
+    def figure(self, key: str, counts: Mapping[str, int]) -> float | int | None:
+        """One figure from a player's counts (summed over games).
+
+        >>> Statistics(averages={"average": ("points", "turns")}).figure("average", {"points": 7, "turns": 2})
+        3.5
+        """
+        if key in self.averages:
+            total, count = (counts.get(k, 0) for k in self.averages[key])
+            return round(total / count, 1) if count else None
+        return counts.get(key, 0)
+
+
+@dataclass(frozen=True)
+class Engine:
+    """What the log reader, the service and the screens ask of a game: its engine module's
+    names (`Engine.of(module)`), the optional ones taking the defaults below.
+
+    - `name` is the log's `game`, `title` what players see; `settings` its rules; `events`
+      each event type with the keys it may carry (besides type/at/by/note).
+    - `start(setup, rules)`: the state before the first event; RuleError (naming `players` or
+      `teams`) when the seating does not suit the game.
+    - `apply(state, event)`: the state after `event`, or RuleError; `state` is never changed.
+    - `result(state)`: LOG-FORMAT.md's result object (provisional while unfinished).
+    - `writers(state)`: who may enter the next event (None: anyone seated; empty: game over).
+    """
+
+    name: str
+    title: str
     settings: Mapping[str, Setting]
-    events: Mapping[str, frozenset[str]]  # event type -> the keys it may carry (besides type/at/by/note)
+    events: Mapping[str, frozenset[str]]
+    start: Callable[[Setup, Mapping[str, Any]], Any]
+    apply: Callable[[Any, Mapping[str, Any]], Any]
+    result: Callable[[Any], dict[str, Any]]
+    writers: Callable[[Any], frozenset[str] | None]
+    # a turn entered step by step before it becomes one event: `verify_draft(state, payload)`
+    # checks a step (RuleError) and returns it as the engine reads it; None: entered in one go
+    verify_draft: Callable[[Any, Any], Any] | None = None
+    # the engine seats the teams itself (partners opposite): `default_teams(players, rules)`
+    default_teams: Callable[[list[str], Mapping[str, Any]], list[dict] | None] | None = None
+    # the rules of the next game at the table, when they move on (the first deal passes on)
+    rematch_rules: Callable[[Any], dict[str, Any]] | None = None
+    # how many players the game seats under these rules, when that is one number: a table
+    # opened with more names is refused at once
+    seats: Callable[[Mapping[str, Any]], int] | None = None
+    # what its records keep of how an entry was made, scoring nothing (a cell's dice, a turn's
+    # throws): left out when two logs are compared as games (service.normal_game)
+    details: frozenset[str] = frozenset()
+    statistics: Statistics = Statistics()
 
-    def start(self, setup: Setup, rules: Mapping[str, Any]) -> Any:
-        """The state before the first event; RuleError (naming `players`/`teams`) if the
-        seating does not suit the game."""
-
-    def apply(self, state: Any, event: Mapping[str, Any]) -> Any:
-        """The state after `event`, or RuleError; `state` itself is never changed."""
-
-    def result(self, state: Any) -> dict[str, Any]:
-        """The result object of LOG-FORMAT.md for this state (provisional while unfinished)."""
-
-    def writers(self, state: Any) -> frozenset[str] | None:
-        """Players who may enter the next event (None: anyone seated; empty: game over)."""
-
-    # Optional features: each engine module sets every one of these, to None when it has none.
-
-    # `verify_draft(state, payload)`: a turn entered step by step before it becomes one event,
-    # checked (RuleError) and returned as the engine reads it
-    verify_draft: Callable[[Any, Any], Any] | None
-    # `default_teams(players, rules)`: the engine seats the teams itself (Euchre: partners opposite)
-    default_teams: Callable[[list[str], Mapping[str, Any]], list[dict] | None] | None
-    # `rematch_rules(state)`: the rules of the next game at the table (the first deal moves on)
-    rematch_rules: Callable[[Any], dict[str, Any]] | None
-    # `seats(rules)`: how many players the game seats under these rules, when it is one number
-    # (Euchre's forms); a table opened with more names is refused at once
-    seats: Callable[[Mapping[str, Any]], int] | None
-
-
-OPTIONAL_FEATURES = ("verify_draft", "default_teams", "rematch_rules", "seats")
+    @classmethod
+    def of(cls, module: Any) -> "Engine":
+        """A game's engine module as the contract (an optional name it lacks takes the default)."""
+        return cls(**{key: getattr(module, key) for key in cls.__dataclass_fields__ if hasattr(module, key)})
 
 
 def number(value: Fraction | int) -> int | float:

@@ -18,6 +18,7 @@ from .base import (
     RuleError,
     Setting,
     Setup,
+    Statistics,
     Term,
     Text,
     boolean,
@@ -235,12 +236,8 @@ class State:
 name = "escalero"
 title = "Escalero"
 events = {"score": frozenset({"player", "column", "row", "value", "dice", "served"})}
+details = frozenset({"throw"})  # a cell's dice: its value is what counts
 
-# optional features of the engine contract (games/base.py) this game has none of
-seats = None
-verify_draft = None
-default_teams = None
-rematch_rules = None
 
 
 def start(setup: Setup, rules: Mapping[str, Any]) -> State:
@@ -458,3 +455,43 @@ def result(state: State) -> dict[str, Any]:
         out["transfers"] = [{"from": a, "to": b, "amount": cents_text(c)}
                             for a, b, c in fewest_transfers(cents)]
     return out
+
+
+# --- the players' figures (scorekeeper/stats.py) --------------------------------------------
+
+
+def count_figures(state: State, result: dict) -> dict[str, dict[str, int]]:
+    """The side's column sums count for each member; the cells for the partner who wrote them."""
+    out = {}
+    for player in state.setup.players:
+        sums = result["columns"][state.setup.side_of(player).name]
+        out[player] = {"column_points": sum(sums), "columns": len(sums), "grandes": 0, "served": 0, "crossed": 0}
+    for entry in state.entries:
+        counts = out[entry.player]
+        if entry.value == 0:
+            counts["crossed"] += 1
+            continue
+        if entry.row in (Row.GRANDE, Row.DOUBLE_GRANDE):
+            counts["grandes"] += 1
+        if _served(entry, state.rules):
+            counts["served"] += 1
+    return out
+
+
+def _served(entry: Entry, rules: Mapping[str, Any]) -> bool:
+    """Whether a written combination was served: the dice say so, or the value does (a value
+    written without dice is served when it is the row's served value: 25, 35, 45, 80, 100)."""
+    if entry.row.is_picture or entry.value == 0:
+        return False
+    if entry.throw is not None:
+        return entry.throw.served
+    values = allowed_values(entry.row, rules)
+    return entry.row is Row.DOUBLE_GRANDE or (len(values) == 3 and entry.value == values[2])
+
+
+statistics = Statistics(
+    count_figures,
+    {"average_column": Text("Average column"), "grandes": Text("Grandes"),
+     "served": Text("Served combinations"), "crossed": Text("Crossed cells")},
+    key="average_column", trend=Text("Average column, game by game"),
+    averages={"average_column": ("column_points", "columns")})

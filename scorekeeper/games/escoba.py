@@ -20,6 +20,7 @@ from .base import (
     RuleError,
     Setting,
     Setup,
+    Statistics,
     Text,
     boolean,
     describe,
@@ -180,11 +181,8 @@ settings: dict[str, Setting] = {
 name = "escoba"
 title = "Escoba"
 events = {"round": frozenset({"sides", "false_captures", "leftover"})}
+details = frozenset({"leftover"})  # the cards left on the table: the captures are what count
 
-# optional features of the engine contract (games/base.py) this game has none of
-seats = None
-default_teams = None
-rematch_rules = None
 
 PLAYERS = (2, 3, 4, 6)
 
@@ -629,3 +627,21 @@ def result(state: State) -> dict[str, Any]:
         "shut_out": state.shut_out,
         "rounds": rounds,
     }
+
+
+# --- the players' figures (scorekeeper/stats.py) --------------------------------------------
+
+
+def count_figures(state: State, result: dict) -> dict[str, dict[str, int]]:
+    """Escobas and sevens are captured by a side: a team's count for each of its members."""
+    out = {}
+    for player in state.setup.players:
+        side = state.setup.side_of(player).name
+        out[player] = {"rounds": len(state.rounds),
+                       "escobas": sum(r.counts[side].escobas for r in state.rounds),
+                       "sevens": sum(r.counts[side].sevens for r in state.rounds)}
+    return out
+
+
+statistics = Statistics(count_figures, {"escobas": Text("Escobas"), "sevens": Text("Sevens")},
+                        key="escobas", trend=Text("Escobas, game by game"))

@@ -25,6 +25,7 @@ from .base import (
     SeatingError,
     Setting,
     Setup,
+    Statistics,
     Text,
     boolean,
     describe,
@@ -125,9 +126,8 @@ events = {
     "hand": frozenset({"maker", "tricks", "alone", "defender_alone", "trump"}),
     "redeal": frozenset(),
 }
+details = frozenset({"trump"})  # the suit named: the tricks are what count
 
-# optional features of the engine contract (games/base.py) this game has none of
-verify_draft = None
 
 
 # --- the seating -----------------------------------------------------------------------
@@ -620,3 +620,22 @@ def result(state: State) -> dict[str, Any]:
     if state.rules.get("slam"):
         out["games"] = games(state)
     return out
+
+
+# --- the players' figures (scorekeeper/stats.py) --------------------------------------------
+
+
+def count_figures(state: State, result: dict) -> dict[str, dict[str, int]]:
+    """Marches and euchres are the team's (as on the end screen: a euchre is a hand the team
+    won as defenders); a loner is the player's own hand alone, making or defending."""
+    sides, lone = tally(state), lone_hands(state)
+    return {player: {"marches": sides[state.setup.side_of(player).name]["march"],
+                     "euchres": sides[state.setup.side_of(player).name]["euchred"], "loners": lone[player]}
+            for player in state.setup.players}
+
+
+statistics = Statistics(
+    count_figures, {"marches": Text("Marches"), "euchres": Text("Euchres"), "loners": Text("Loners")},
+    key="marches", trend=Text("Marches, game by game"),
+    note=Text("Marches and euchres are the team's: a euchre is a hand the team won as defenders. "
+              "Loners are the hands this player went alone."))

@@ -16,7 +16,7 @@ from functools import cache
 from itertools import product
 from typing import Any, Iterable, Mapping, Sequence
 
-from .base import Plural, RuleError, Setting, Setup, Text, describe, require, require_seating, whole_number
+from .base import Plural, RuleError, Setting, Setup, Statistics, Text, describe, require, require_seating, whole_number
 
 # --- scoring the dice kept from one throw ------------------------------------------------
 
@@ -352,11 +352,8 @@ settings: dict[str, Setting] = {
                       Text("Points to win")),
 }
 events = {"turn": frozenset({"player", "throws", "points"})}
+details = frozenset({"throws", "calls"})  # how a turn went: its points are what count
 
-# optional features of the engine contract (games/base.py) this game has none of
-seats = None
-default_teams = None
-rematch_rules = None
 
 
 @dataclass(frozen=True)
@@ -478,3 +475,24 @@ def result(state: State) -> dict[str, Any]:
         "turns": turns,
         "calls": calls,
     }
+
+
+# --- the players' figures (scorekeeper/stats.py) --------------------------------------------
+
+
+def count_figures(state: State, result: dict) -> dict[str, dict[str, int]]:
+    out = {player: {"turns": 0, "turn_points": 0, "kaques": 0} for player in state.setup.players}
+    for turn in state.turns:
+        counts = out[turn.player]
+        counts["turns"] += 1
+        counts["turn_points"] += turn.points
+        counts["kaques"] += Call.KAQUE in turn.calls
+        counts["best_turn"] = max(counts.get("best_turn", 0), turn.points)
+    return out
+
+
+statistics = Statistics(
+    count_figures,
+    {"kaques": Text("Kaques"), "best_turn": Text("Best turn"), "average_turn": Text("Average turn")},
+    key="average_turn", trend=Text("Average turn, game by game"),
+    averages={"average_turn": ("turn_points", "turns")}, best=frozenset({"best_turn"}))

@@ -8,27 +8,36 @@ import os
 
 from flask import Flask, request, url_for
 
+from .games import static_path
+
 COMPRESSIBLE = ("text/", "application/javascript", "application/json", "image/svg+xml")
 
 
 def init_app(app: Flask) -> None:
     versions: dict[str, str] = {}
 
+    def path_of(filename: str) -> str:
+        return static_path(filename) or os.path.join(app.static_folder, filename)
+
     def static_url(filename: str) -> str:
-        """url_for('static') with a content hash, so a changed file gets a new URL."""
+        """The URL of a static file (the app's, or a game's: "games/<game>/<file>") with a
+        content hash, so a changed file gets a new URL."""
         version = versions.get(filename)
         if version is None or app.debug:
-            path = os.path.join(app.static_folder, filename)
+            path = path_of(filename)
             try:
                 with open(path, "rb") as handle:
                     version = hashlib.sha256(handle.read()).hexdigest()[:10]
             except OSError:
                 version = "missing"
             versions[filename] = version
+        if static_path(filename):
+            _, game, name = filename.split("/", 2)
+            return url_for("game_static", game=game, filename=name, v=version)
         return url_for("static", filename=filename, v=version)
 
     def static_exists(filename: str) -> bool:
-        return os.path.isfile(os.path.join(app.static_folder, filename))
+        return os.path.isfile(path_of(filename))
 
     app.jinja_env.globals.update(static_url=static_url, static_exists=static_exists)
 
@@ -36,7 +45,7 @@ def init_app(app: Flask) -> None:
 
     @app.after_request
     def compress(response):
-        if response.direct_passthrough and request.endpoint == "static" and response.status_code == 200:
+        if response.direct_passthrough and request.endpoint in ("static", "game_static") and response.status_code == 200:
             key = (request.path, response.headers.get("ETag"))
             if key not in packed and "gzip" in request.headers.get("Accept-Encoding", "") \
                     and (response.mimetype or "").startswith(COMPRESSIBLE):

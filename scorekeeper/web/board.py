@@ -4,7 +4,7 @@ partials (`<hx-partial>`) — an entry's answer and a live update carry a few ce
 
 A board is made of parts: elements with an id, each rendered by a macro of
 `templates/_parts.html` (the stamp, the game, the tray, the history) or of the game's own
-`templates/games/<game>/_parts.html` (Escalero's cells, totals, turn line); the whole board is
+`games/<game>/_parts.html` (a pad's cells, totals, turn line); the whole board is
 made of the same macros. A change that wrote one entry names it (`store.changed`); each game's
 screen module says which parts its entries touch (`touched`), or the board says the whole.
 
@@ -43,8 +43,8 @@ def variables(ctx: TableContext, change: int, tapped: Any = None) -> dict[str, A
 
 
 def tray_view(ctx: TableContext, args: Any) -> Any:
-    """What the game's tray shows of what this phone tapped (web/games/<game>.py `tray_view`)."""
-    made = getattr(screen(ctx.played.row["game"]), "tray_view", None)
+    """What the game's tray shows of what this phone tapped (its screen's `tray_view`)."""
+    made = screen(ctx.played.row["game"]).tray_view
     return made(ctx, args) if made and ctx.played.game is not None and ctx.can_write else None
 
 
@@ -70,7 +70,7 @@ def tray(ctx: TableContext, change: int, tapped: Any) -> str:
     html = SPACE.sub(" ", str(current_app.jinja_env.get_template(GENERIC).make_module(values).tray()).strip())
     # a partial, aimed at the tray by its id (the form that asked may be redrawn meanwhile); a
     # game whose tray holds fields being typed in morphs it, keeping the caret where it is
-    return partial(html, "tray", getattr(screen(ctx.played.row["game"]), "TRAY_SWAP", None))
+    return partial(html, "tray", screen(ctx.played.row["game"]).tray_swap)
 
 
 def parts(ctx: TableContext, base: int, change: int, tapped: Any = None) -> str | None:
@@ -91,7 +91,7 @@ def parts(ctx: TableContext, base: int, change: int, tapped: Any = None) -> str 
         # host's seat list follow them), an entry of another game, or a state already past
         # `change` (another process wrote meanwhile): the whole board
         return None
-    touched = getattr(screen(played.row["game"]), "touched", None)
+    touched = screen(played.row["game"]).touched
     chosen = touched(ctx, played, events) if touched else [("stamp",), ("game",), ("tray",), ("history",)]
     if chosen is None:
         return None

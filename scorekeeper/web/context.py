@@ -19,6 +19,7 @@ from flask import Blueprint, abort, g, redirect, request, url_for
 
 from .. import policy, service, store
 from .db import get_db
+from .games import screen
 from .i18n import html_lang
 from .security import device_id
 
@@ -88,8 +89,7 @@ class TableContext:
         whose tray has the same state leaves the phone's tray, and what it tapped, as it is
         (static/app.js): another phone joining does not wipe a throw."""
         played = self.played
-        from .games import screen
-        reads_draft = getattr(screen(played.row["game"]), "TRAY_READS_DRAFT", True)
+        reads_draft = screen(played.row["game"]).tray_reads_draft
         draft = json.dumps(played.draft["payload"], sort_keys=True) if played.draft and reads_draft else ""
         made = f"{played.row['id']}|{played.row['header']}|{played.last_event_id}|{draft}|{self.kind}|{self.token}"
         return hashlib.blake2b(made.encode(), digest_size=4).hexdigest()
@@ -135,12 +135,11 @@ class TableContext:
 
     @cached_property
     def view(self) -> Any:
-        """The current game's view model: what its templates read (web/games/<game>.py, `view`)."""
+        """The current game's view model: what its templates read (its screen's `view`)."""
         return self.view_of(self.played)
 
     def view_of(self, played: service.Played) -> Any:
         """A game of this table as its templates read it (None while it waits for its players)."""
-        from .games import screen
         return screen(played.row["game"]).view(self, played)
 
     def as_board(self) -> TableContext:

@@ -38,7 +38,7 @@ def my_tables() -> list[tuple[dict, service.Played, int]]:
 @bp.get("/rules/<game>")
 def rules(game: str):
     engine = ENGINES.get(game) or abort(404, _("There is no such game."))
-    return render_template(f"rules/{game}.html", engine=engine)
+    return render_template(f"games/{game}/rules.html", engine=engine)
 
 
 # --- opening a table --------------------------------------------------------------------
@@ -69,7 +69,7 @@ def create(game: str):
 
 
 def _check_seats(engine, rules: dict, names: list[str]) -> None:
-    """More names than the chosen form seats (Euchre's two-handed form and four names) can
+    """More names than the chosen form seats (a two-handed form and four names) can
     never be played: say so now rather than open a table that waits for ever."""
     seats = engine.seats
     named = [name for name in names if name.strip()]
@@ -86,7 +86,7 @@ def rules_from_form(engine, values: dict[str, str]) -> dict:
         text = values.get(key, "").strip()
         if text == "" or not setting.offered:
             continue
-        if setting.only:  # e.g. Euchre's railroad laps: left out when another form is chosen
+        if setting.only:  # e.g. laps of one form: left out when another form is chosen
             chosen = values.get(setting.depends, "").strip() or engine.settings[setting.depends].default
             if chosen not in setting.only:
                 continue

@@ -97,8 +97,8 @@ def player(name: str):
             money_charts[currency] = charts.line(series, first=0)
     figure_charts = {}
     for game, figures in found.games.items():
-        key = stats.KEY_FIGURE[game]
-        series = [line.figure(key) for line in figures.lines]
+        key = ENGINES[game].statistics.key
+        series = [line.figure(key) for line in figures.lines] if key else []
         series = [value for value in series if value is not None]
         if len(series) >= 2:
             figure_charts[game] = charts.line(series)

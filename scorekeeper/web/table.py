@@ -66,7 +66,7 @@ def board():
 def tray():
     """This phone's tray with what it has tapped and not sent (the tray form's own fields: the
     dice of a throw, a cell picked, a hand being chosen): the server renders the way to enter
-    the turn, and the tray swaps itself whole (templates/games/<game>/_tray.html)."""
+    the turn, and the tray swaps itself whole (the game's `games/<game>/_tray.html`)."""
     ctx: TableContext = g.ctx
     return fragment(boards.tray(ctx, ctx.change, request.args))
 

@@ -9,13 +9,14 @@ from typing import Any
 from flask import g
 from flask_babel import get_locale
 
-from ... import service
-from ...games import escalero
-from ...games.base import RuleError
-from ..context import table_blueprint
-from ..dice import read_dice
-from ..i18n import _, localize, pgettext
-from ..writes import answer, board, field, idem
+from .... import service
+from ....games import escalero
+from ....games.base import RuleError
+from ...context import table_blueprint
+from ...dice import read_dice
+from ...i18n import _, localize, pgettext
+from ...writes import answer, board, field, idem
+from .. import Screen
 
 bp = table_blueprint("escalero", __name__)
 
@@ -275,5 +276,4 @@ def written_value(event, rules) -> str:
     return "✕" if not value else str(value)
 
 
-def init_app(app) -> None:
-    app.register_blueprint(bp)
+SCREEN = Screen(view, blueprints=(bp,), tray_view=tray_view, touched=touched)

@@ -10,12 +10,13 @@ from functools import cached_property
 
 from flask import g, request
 
-from ... import service
-from ...games import euchre
-from ...games.base import RuleError
-from ..context import table_blueprint
-from ..i18n import pgettext
-from ..writes import answer, board, idem
+from .... import service
+from ....games import euchre
+from ....games.base import RuleError
+from ...context import table_blueprint
+from ...i18n import pgettext
+from ...writes import answer, board, idem
+from .. import Screen
 
 bp = table_blueprint("euchre", __name__)
 
@@ -348,5 +349,4 @@ def hand():
     return answer()
 
 
-def init_app(app) -> None:
-    app.register_blueprint(bp)
+SCREEN = Screen(view, blueprints=(bp,), tray_view=tray_view)

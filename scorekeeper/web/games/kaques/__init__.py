@@ -15,14 +15,15 @@ from babel.numbers import parse_pattern
 from flask import g, request
 from flask_babel import get_locale
 
-from ... import charts, service
-from ...games import kaques
-from ...games.base import RuleError, Text
-from ...games.kaques import CALLED, Call, TurnState
-from ..context import table_blueprint
-from ..i18n import number
-from ..dice import indexes, read_dice
-from ..writes import answer, board, field, idem, number_field
+from .... import charts, service
+from ....games import kaques
+from ....games.base import RuleError, Text
+from ....games.kaques import CALLED, Call, TurnState
+from ...context import table_blueprint
+from ...i18n import number
+from ...dice import indexes, read_dice
+from ...writes import answer, board, field, idem, number_field
+from .. import Screen
 
 bp = table_blueprint("kaques", __name__)
 
@@ -437,5 +438,4 @@ def reopen(change: service.Write, target: str, back: dict) -> int:
     return undone
 
 
-def init_app(app) -> None:
-    app.register_blueprint(bp)
+SCREEN = Screen(view, blueprints=(bp,), tray_view=tray_view)

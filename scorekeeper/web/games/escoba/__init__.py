@@ -8,19 +8,16 @@ from typing import Any, Mapping
 
 from flask import Blueprint, Response, g, render_template, request, url_for
 
-from ... import policy, service
-from ...games import escoba
-from ...games.base import RuleError, Text
-from ...games.escoba import DECK, Card, Counts, Points, Suit
-from ..context import TableContext, table_blueprint
-from ..i18n import _, ngettext, pgettext, say, translate
-from ..writes import answer, board, field, fragment, idem, number_field
+from .... import policy, service
+from ....games import escoba
+from ....games.base import RuleError, Text
+from ....games.escoba import DECK, Card, Counts, Points, Suit
+from ...context import TableContext, table_blueprint
+from ...i18n import _, ngettext, pgettext, say, translate
+from ...writes import answer, board, field, fragment, idem, number_field
+from .. import Screen
 
 bp = table_blueprint("escoba", __name__)
-# the round form starts from the escobas tapped so far, but once open it is the phone's own:
-# another phone's tap does not redraw it (web/context.py, tray_state)
-TRAY_READS_DRAFT = False
-TRAY_SWAP = "outerMorph"  # the form is typed in while the server checks it (web/board.py, tray)
 finder_bp = Blueprint("finder", __name__)  # the capture finder, with no table
 
 # The form's fields, per side index: cards, coins (oros), sevens, escobas, false captures;
@@ -548,7 +545,8 @@ def view(ctx: TableContext, played: service.Played) -> EscobaView | None:
                       current and ctx.writes_now)
 
 
-def init_app(app) -> None:
-    app.register_blueprint(bp)
-    app.register_blueprint(finder_bp)
-    app.jinja_env.filters["escoba_code"] = card_code
+# the round form is typed in while the server checks it (it morphs, keeping the caret); it
+# starts from the escobas tapped so far, but once open it is the phone's own: another phone's
+# tap does not redraw it (web/context.py, tray_state)
+SCREEN = Screen(view, blueprints=(bp, finder_bp), filters={"escoba_code": card_code}, tray_view=tray_view,
+                tray_swap="outerMorph", tray_reads_draft=False)
