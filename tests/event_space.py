@@ -41,44 +41,11 @@ def faces(most: int = 7):
 
 
 def fields(game: str, players: list[str], sides: list[str]) -> dict:
-    """Per key of the game's events, the values that fit or nearly fit (`wrong` is added to each)."""
-    name = names(players)
-    if game == "escalero":
-        return {"type": st.just("score"), "player": name, "column": st.integers(-1, 4),
-                "row": st.sampled_from(["1", "2", "3", "4", "5", "6", "S", "F", "P", "G", "GG", "7", "s", " G", 5]),
-                "value": st.sampled_from([0, 1, 2, 3, 4, 5, 6, 10, 12, 15, 18, 20, 24, 25, 30, 35, 40, 45, 50,
-                                          80, 100, 31, -5]),
-                "dice": faces(6) | st.lists(st.integers(1, 6), min_size=5, max_size=5)
-                        | st.sampled_from([[6] * 5, [1, 2, 3, 4, 5], [2, 2, 2, 3, 3], [4, 4, 4, 4, 1]]),
-                "served": st.booleans()}
-    if game == "euchre":
-        return {"type": st.sampled_from(["hand", "redeal"]), "maker": name, "tricks": st.integers(-1, 6),
-                "alone": st.booleans(), "defender_alone": name,
-                "trump": st.sampled_from(["hearts", "spades", "clubs", "diamonds", " Hearts", "stars"])}
-    if game == "kaques":
-        throw = st.fixed_dictionaries({"dice": faces(), "keep": faces()},
-                                      optional={"extra": wrong}) | st.sampled_from([
-            {"dice": [1, 5, 2, 3, 4, 6], "keep": [1, 5]}, {"dice": [1, 1, 1, 1, 1, 1], "keep": [1] * 6},
-            {"dice": [2, 3, 4, 6], "keep": []}, {"dice": [5, 5, 5, 2], "keep": [5, 5, 5]}])
-        return {"type": st.just("turn"), "player": name,
-                "points": st.sampled_from([0, 50, 350, 1000, 9950, 10000, 49, -50]) | huge,
-                "throws": st.lists(throw | wrong, max_size=5)}
-    if game == "escoba":
-        side = st.sampled_from(sides) | st.sampled_from(sides).map(str.lower) | st.just("Nobody")
-        counts = st.fixed_dictionaries({}, optional={
-            "cards": st.integers(-1, 41), "coins": st.integers(-1, 11), "sevens": st.integers(-1, 5),
-            "seven_of_coins": st.booleans(), "escobas": st.integers(-1, 21), "jokers": wrong})
-        whole = st.sampled_from([
-            {"cards": 24, "coins": 7, "sevens": 3, "seven_of_coins": True, "escobas": 2},
-            {"cards": 16, "coins": 3, "sevens": 1, "seven_of_coins": False, "escobas": 0},
-            {"cards": 0, "coins": 0, "sevens": 0, "seven_of_coins": False, "escobas": 0},
-            {"cards": 40, "coins": 10, "sevens": 4, "seven_of_coins": True, "escobas": 20}])
-        return {"type": st.just("round"),
-                "sides": st.dictionaries(side, counts | whole | wrong, max_size=4),
-                "false_captures": st.dictionaries(side, st.integers(-1, 9) | huge | wrong,
-                                                  max_size=3),
-                "leftover": st.sampled_from([10, 25, 40, 55, 0, -1, 7]) | huge}
-    raise ValueError(game)
+    """Per key of the game's events, the values that fit or nearly fit (`wrong` is added to each):
+    the game's own, from its test support (tests/games/<game>.py)."""
+    from tests.games import SUPPORT  # its modules build on the strategies above
+
+    return SUPPORT[game].event_fields(players, sides)
 
 
 def events(game: str, keys: dict[str, frozenset[str]], players: list[str], sides: list[str]):
@@ -106,7 +73,7 @@ def mutated(draw, event: dict, game: str, keys: dict[str, frozenset[str]], playe
     event = dict(event)
     for _ in range(draw(st.integers(1, 3))):
         absent = [key for key in every_key if key not in event]
-        # an optional key the legal event left out (Escalero's served, Euchre's alone) half the time
+        # an optional key the legal event left out (a flag, say) half the time
         key = draw(st.sampled_from(absent if absent and draw(st.booleans()) else every_key))
         if draw(st.integers(0, 4)) == 0:
             event.pop(key, None)

@@ -16,10 +16,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from scorekeeper.gamelog import read_header
-from scorekeeper.games import ENGINES, escalero, escoba
+from scorekeeper.games import ENGINES, GAMES, escalero
 from scorekeeper.games.base import RuleError, Text
 
 from tests.event_space import events, mutated, wrong
+from tests.games import SUPPORT
 
 # per game, a couple of seconds each; a longer hunt: SCOREKEEPER_ENGINE_EXAMPLES=5000
 EXAMPLES = int(os.environ.get("SCOREKEEPER_ENGINE_EXAMPLES", "250"))
@@ -35,32 +36,8 @@ PLAYERS = ["Anna", "Ben", "Cleo", "Dora", "Emil", "Fritz"]
 @st.composite
 def headers(draw, game: str) -> dict:
     """A log's header that the engine accepts: players, teams, rules of `game`."""
-    teams = None
-    if game == "escalero":
-        count = draw(st.integers(2, 4))
-        rules = draw(st.fixed_dictionaries({}, optional={
-            "columns": st.sampled_from([1, 3]), "double_grande": st.booleans(), "straight": st.sampled_from([20, 25]),
-            "five_of_a_kind_as_lower": st.booleans(), "stake": st.sampled_from(["0", "0.50"]),
-            "dice_faces": st.sampled_from(["numbers", "poker"])}))
-        if count == 4 and draw(st.booleans()):
-            teams = [{"name": "Red", "players": PLAYERS[0:2]}, {"name": "Blue", "players": PLAYERS[2:4]}]
-    elif game == "euchre":
-        form = draw(st.sampled_from(["partnership", "two-handed", "three-handed", "railroad"]))
-        count = {"two-handed": 2, "three-handed": 3}.get(form, 4)
-        rules = {"form": form, "target": draw(st.sampled_from([1, 5, 10]))}
-        if count == 4:
-            teams = [{"name": "Red", "players": [PLAYERS[0], PLAYERS[2]]},
-                     {"name": "Blue", "players": [PLAYERS[1], PLAYERS[3]]}]
-    elif game == "kaques":
-        count = draw(st.integers(2, 3))
-        rules = {"target": draw(st.sampled_from([50, 1000, 10000]))}
-    else:
-        count = draw(st.sampled_from([2, 3, 4]))
-        rules = {"target": draw(st.sampled_from([1, 21])), "shutout": draw(st.booleans())}
-        if count == 4:
-            teams = [{"name": "Red", "players": [PLAYERS[0], PLAYERS[2]]},
-                     {"name": "Blue", "players": [PLAYERS[1], PLAYERS[3]]}]
-    doc = {"format": "scorekeeper-log/1", "game": game, "players": PLAYERS[:count], "rules": rules, "events": []}
+    players, rules, teams = SUPPORT[game].header(draw, PLAYERS)
+    doc = {"format": "scorekeeper-log/1", "game": game, "players": players, "rules": rules, "events": []}
     if teams:
         doc["teams"] = teams
     return doc
@@ -68,27 +45,7 @@ def headers(draw, game: str) -> dict:
 
 def legal_move(draw, game, state) -> dict:
     """A move the rules mostly allow, so that games get somewhere (a refused one is skipped)."""
-    setup = state.setup
-    if game == "escalero":
-        side = state.side_on_turn
-        column, row = draw(st.sampled_from(state.open_cells(side)))
-        return {"type": "score", "player": setup.side(side).members[0], "column": column, "row": row.value,
-                "value": draw(st.sampled_from(escalero.allowed_values(row, state.rules)))}
-    if game == "euchre":
-        if draw(st.integers(0, 5)) == 0:
-            return {"type": "redeal"}
-        return {"type": "hand", "maker": draw(st.sampled_from(setup.players)), "tricks": draw(st.integers(0, 5))}
-    if game == "kaques":
-        return {"type": "turn", "player": state.on_turn, "points": draw(st.sampled_from([0, 50, 300, 1000]))}
-    sides = [side.name for side in setup.sides]
-    taken = {name: escoba.Counts(0, 0, 0, False) for name in sides[:-1]}
-    for name in taken:
-        cards = draw(st.integers(0, 40 // len(sides)))
-        taken[name] = escoba.Counts(cards, draw(st.integers(0, min(cards, 3))), draw(st.integers(0, min(cards, 1))),
-                                    False, draw(st.integers(0, cards // 2)))
-    last = escoba.complete_last_side(taken)
-    counts = {**taken, sides[-1]: last}
-    return {"type": "round", "sides": {name: c.as_dict() for name, c in counts.items()}}
+    return SUPPORT[game].legal_move(draw, state)
 
 
 @st.composite
@@ -163,22 +120,10 @@ def test_any_event_is_accepted_or_refused_in_words(game):
     total()
 
 
-DRAFTS = {
-    "kaques": lambda players: st.fixed_dictionaries({}, optional={
-        "player": st.sampled_from(players) | wrong,
-        "throws": events("kaques", ENGINES["kaques"].events, players, players).map(
-            lambda e: e.get("throws") if isinstance(e, dict) else e) | wrong,
-        "points": wrong}),
-    "escoba": lambda players: st.fixed_dictionaries({}, optional={
-        "escobas": st.dictionaries(st.sampled_from(players + ["Red", "Blue", "Nobody"]),
-                                   st.integers(-1, 21) | wrong, max_size=3) | wrong,
-        "player": wrong}),
-}
-
-
-@pytest.mark.parametrize("game", sorted(DRAFTS))
+@pytest.mark.parametrize("game", sorted(game for game in GAMES if SUPPORT[game].draft_payloads))
 def test_any_draft_is_accepted_or_refused_in_words(game):
-    """The turn kept step by step (Kaques' throws, Escoba's escobas): the same property."""
+    """The turn a game keeps step by step (its draft: the throws, the escobas so far): the same
+    property."""
     verify = ENGINES[game].verify_draft
 
     @TOTAL
@@ -187,7 +132,7 @@ def test_any_draft_is_accepted_or_refused_in_words(game):
         header, state, _ = data.draw(games_under_way(game))
         if isinstance(state, Exception):
             raise state
-        payload = data.draw(DRAFTS[game](list(header.setup.players)) | wrong)
+        payload = data.draw(SUPPORT[game].draft_payloads(list(header.setup.players)) | wrong)
         try:
             verify(state, payload)
         except RuleError as error:
