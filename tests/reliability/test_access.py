@@ -22,7 +22,9 @@ from pathlib import Path
 import pytest
 
 from scorekeeper import service, store
+from scorekeeper.games import GAMES
 from scorekeeper.web.security import CSP
+from tests.games import SUPPORT
 
 SECTION = "access"
 # POST routes any device may use with its CSRF token: opening a table, joining one, and
@@ -78,23 +80,22 @@ def board_of(app, token) -> str:
 
 @pytest.fixture
 def world(phone, app):
-    """Four tables, every seat joined, one entry each; and a fresh table for teams."""
+    """A table of every game, every seat joined, its first entry written by the phone of its
+    first player (tests/games/<game>.py); and a fresh table for teams."""
     host = phone()
     out = {"host": host, "tables": {}}
-    for game, players in (("escalero", ("Anna", "Ben")), ("kaques", ("Anna", "Ben")),
-                          ("euchre", ("Anna", "Ben", "Cleo", "Dora")), ("escoba", ("Anna", "Ben"))):
+    for game in GAMES:
+        players = SUPPORT[game].PLAYERS
         token = host.open_table(game=game, players=players)
         phones = {}
         for name in players:
             phones[name] = phone()
             phones[name].join(token, name)
         out["tables"][game] = {"token": token, "phones": phones}
-    e, k, u, s = (out["tables"][g] for g in ("escalero", "kaques", "euchre", "escoba"))
-    assert e["phones"]["Anna"].enter(e["token"], F35).status_code == 200
-    assert k["phones"]["Anna"].enter(k["token"], {"type": "turn", "player": "Anna", "throws": [
-        {"dice": [1, 5, 2, 2, 3, 4], "keep": [1, 5]}, {"dice": [5, 3, 3, 4], "keep": [5]}]}).status_code == 200
-    assert u["phones"]["Anna"].write(f"/t/{u['token']}/euchre/hand", {"maker": "Anna", "tricks": "3"}).status_code == 200
-    assert s["phones"]["Anna"].enter(s["token"], ROUND).status_code == 200
+    for game, table in out["tables"].items():
+        first = table["phones"][SUPPORT[game].PLAYERS[0]]
+        assert SUPPORT[game].first_entry(first, table["token"]).status_code == 200, game
+    e = out["tables"]["escalero"]
     out["fresh"] = host.open_table(game="escalero", players=("Anna", "Ben", "Cleo", "Dora"))
     # an imported game naming the Escalero table, for its host to confirm
     conn = sqlite3.connect(app.config["DATABASE"])
@@ -106,14 +107,10 @@ def world(phone, app):
     return out
 
 
-ROUND = {"type": "round", "sides": {
-    "Anna": {"cards": 24, "coins": 7, "sevens": 3, "seven_of_coins": True, "escobas": 2},
-    "Ben": {"cards": 16, "coins": 3, "sevens": 1, "seven_of_coins": False, "escobas": 0}}, "leftover": 25}
-
-
 def requests_the_host_may_make(app, world) -> dict[str, tuple[str, dict]]:
     """One legal request per state-changing route: (path, form), each made on the board of
-    the table as it stands (`change`, the race token every write of the page sends)."""
+    the table as it stands (`change`, the race token every write of the page sends). The
+    generic routes are tried on the Escalero table; each game's own on its table."""
     t = {g: v["token"] for g, v in world["tables"].items()}
     last = {g: current(app, token).entries[-1][0].id for g, token in t.items()}
     seats = seat_ids(app, t["escalero"])
@@ -123,11 +120,11 @@ def requests_the_host_may_make(app, world) -> dict[str, tuple[str, dict]]:
     def on(token, form):
         return {**form, "change": change[token]}
 
+    games = {endpoint: (path, on(t[game], form))
+             for game in GAMES for endpoint, (path, form) in SUPPORT[game].writes(t[game]).items()}
     return {
+        **games,
         "table.enter": (f"/t/{t['escalero']}/entries", on(t["escalero"], {"event": json.dumps({**F35, "player": "Ben"})})),
-        "escalero.score": (f"/t/{t['escalero']}/escalero/score", on(t["escalero"], {"cell": "1:1:F", "value": "35"})),
-        "kaques.turn": (f"/t/{t['kaques']}/kaques/turn", on(t["kaques"], {  # Ben keeps a 1 and throws again
-            "action": "again", "dice": "1,2,2,3,4,6", "keep": "0"})),
         "table.undo": (f"/t/{t['escalero']}/undo", on(t["escalero"], {"target": str(last["escalero"])})),
         "table.correct": (f"/t/{t['escalero']}/correct", on(t["escalero"], {"target": str(last["escalero"]),
                                                                             "event": json.dumps({"value": 30})})),
@@ -137,10 +134,6 @@ def requests_the_host_may_make(app, world) -> dict[str, tuple[str, dict]]:
         "table.remove_phone": (f"/t/{t['escalero']}/seats/{seats['Ben']}/remove", on(t["escalero"], {})),
         "table.let_in": (f"/t/{t['escalero']}/seats/{seats['Ben']}/let-in", on(t["escalero"], {"answer": "yes"})),
         "table.settings": (f"/t/{t['escalero']}/settings", on(t["escalero"], {"approve_seats": "on"})),
-        "euchre.hand": (f"/t/{t['euchre']}/euchre/hand", on(t["euchre"], {"maker": "Ben", "tricks": "3"})),
-        "escoba.enter_round": (f"/t/{t['escoba']}/escoba/round", on(t["escoba"], {
-            "c0": "24", "o0": "7", "s0": "3", "seven": "0", "e0": "0", "e1": "0"})),
-        "escoba.escobas": (f"/t/{t['escoba']}/escoba/escobas", on(t["escoba"], {"side": "0", "delta": "1"})),
         "history.answer_claim": (f"/t/{t['escalero']}/claims/{claim_of(app, t['escalero'])}", {"answer": "confirm"}),
     }
 
@@ -155,8 +148,8 @@ def claim_of(app, token) -> int:
 
 
 WRITES = {"table.enter", "table.undo", "table.correct", "table.rematch", "table.teams",
-          "table.free_seat", "table.remove_phone", "table.let_in", "table.settings", "escalero.score", "kaques.turn",
-          "euchre.hand", "escoba.enter_round", "escoba.escobas", "history.answer_claim"}
+          "table.free_seat", "table.remove_phone", "table.let_in", "table.settings", "history.answer_claim",
+          *(endpoint for game in GAMES for endpoint in SUPPORT[game].writes("token"))}
 
 
 def test_every_state_changing_route_is_classified(app):
@@ -171,7 +164,7 @@ def test_outsiders_cannot_write_where_the_host_can(app, phone, world, endpoint, 
     stranger = phone()
     stranger.get(f"/t/{token}")  # has looked at the table, has a cookie and a CSRF token
     here = next((g for g, t in world["tables"].items() if t["token"] == token), None)
-    other_table = world["tables"]["escoba" if here != "escoba" else "kaques"]["phones"]["Anna"]
+    other_table = world["tables"][[game for game in GAMES if game != here][-1]]["phones"]["Anna"]
     board = board_of(app, token)
     before = snapshot(app)
     outsiders = {
@@ -226,10 +219,8 @@ def test_every_state_changing_route_needs_the_sessions_csrf_token(app, phone, wo
     assert "expired" not in response.get_data(as_text=True)
 
 
-QUERIES = {"finder.finder": "?t=7o,8c&h=1e", "escoba.table_finder": "?t=7o&h=8b"}
-# the tray of each table with something tapped (GET …/tray): its every form is a page too
-TRAYS = {"escalero": "?dice=6,6,6,5,5&served=1", "kaques": "?dice=1,5,2,3,4,6", "euchre": "?maker=Ben&tricks=3",
-         "escoba": "?round=1&c0=20&o0=5&s0=2&seven=0"}
+QUERIES = {"finder.finder": "?t=7o,8c&h=1e", **{endpoint: query for game in GAMES
+                                                 for endpoint, query in SUPPORT[game].READ_QUERIES.items()}}
 
 
 def get_urls(app, world) -> list[str]:
@@ -247,7 +238,9 @@ def get_urls(app, world) -> list[str]:
             path = rule.rule
             for name in rule.arguments:
                 path = re.sub(rf"<(?:[^<>:]+:)?{name}>", values.get(name, "x"), path)
-            urls.append(path + (TRAYS[game] if rule.endpoint == "table.tray" else QUERIES.get(rule.endpoint, "")))
+            # the tray of each table with something tapped (GET …/tray): its every form is a page too
+            urls.append(path + (SUPPORT[game].TRAY_QUERY if rule.endpoint == "table.tray"
+                                else QUERIES.get(rule.endpoint, "")))
     return sorted(set(urls))
 
 
@@ -444,7 +437,7 @@ def test_a_content_security_policy_without_inline_scripts_on_every_page(app, pho
 MARKUP = ["<img src=x onerror=alert(1)>", "\"><svg onload=alert(2)>", "</textarea><b>3", "{{7*7}}"]
 
 
-@pytest.mark.parametrize("game", ["escalero", "kaques", "euchre", "escoba"])
+@pytest.mark.parametrize("game", GAMES)
 def test_names_with_markup_render_as_text_everywhere(app, phone, game, figures):
     host = phone()
     token = host.open_table(game=game, players=MARKUP)
@@ -456,17 +449,11 @@ def test_names_with_markup_render_as_text_everywhere(app, phone, game, figures):
         phones[name] = phone()
         phones[name].get(f"/t/{token}")
         assert phones[name].post(f"/t/{token}/join", {"seat": seats[name]}, fetch=False).status_code == 303
-    if game == "escoba":  # four players play in two pairs: drawn by lot, named after their players
+    if SUPPORT[game].DRAWS_PAIRS:  # four players play in two pairs: drawn by lot, named after their players
         assert host.write(f"/t/{token}/teams", {"action": "draw"}).status_code == 200
     first = MARKUP[0]
-    event = {"escalero": {**F35, "player": first}, "kaques": {"type": "turn", "player": first, "points": 350},
-             "euchre": {"type": "hand", "maker": first, "tricks": 3},
-             "escoba": None}[game]
-    if event is None:  # Escoba: two teams made of the four names
-        played = current(app, token)
-        sides = [s.name for s in played.game.setup.sides]
-        event = {"type": "round", "sides": {sides[0]: ROUND["sides"]["Anna"], sides[1]: ROUND["sides"]["Ben"]},
-                 "leftover": 25}
+    sides = [s.name for s in current(app, token).game.setup.sides]  # teams made of the four names, say
+    event = SUPPORT[game].markup_entry(first, sides)
     assert phones[first].enter(token, event).status_code == 200
     refusal = phones[MARKUP[2]].enter(token, event)  # "It is not your turn: <name> writes now."
     board = board_of(app, token)
