@@ -28,6 +28,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from urllib.parse import quote, urlencode
 
 import pytest
@@ -35,6 +36,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from scorekeeper import create_app
 from scorekeeper.cli import cli
+from scorekeeper.games import ENGINES, GAMES
+from tests.games import SUPPORT
 from tests.support import Phone
 
 SECTION = "fuzz"
@@ -45,11 +48,10 @@ FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None,
 LOGS = Path(__file__).resolve().parents[1] / "logs"
 READABLE = re.compile(r'role="alert">([^<]+)</p>|<h1>[^<]*</h1>\s*<p>([^<]+)</p>')
 # the names are the fuzz table's own: the per-process fold cache is keyed by game id only
-NAMES = {"escalero": ["Fenna", "Gus"], "euchre": ["Hal", "Ida", "Jo", "Kit"],
-         "kaques": ["Lou", "Mo", "Ned"], "escoba": ["Olga", "Pim"]}
+NAMES = {game: SUPPORT[game].FUZZ_NAMES for game in GAMES}
 
 
-# --- the world the fuzzer attacks: one app, four tables with some history -------------------------
+# --- the world the fuzzer attacks: one app, a table of every game with some history ---------------
 
 
 @pytest.fixture(scope="module")
@@ -73,20 +75,10 @@ def world(tmp_path_factory):
                         "code": re.search(r"Code <b>([A-Z0-9]{6})</b>", page).group(1),
                         "seats": [int(s) for s in seats.values()], "phones": phones}
     # some history, so undo, correct, reopen and export have targets
-    e, k, u, s = (tables[g] for g in ("escalero", "kaques", "euchre", "escoba"))
-    made = []
-    for name, row in (("Fenna", "F"), ("Gus", "F"), ("Fenna", "P")):
-        made.append(e["phones"][name].enter(e["token"], {"type": "score", "column": 1, "row": row, "value": 0}))
-    for name in ("Lou", "Mo"):
-        made.append(k["phones"][name].enter(k["token"], {
-            "type": "turn", "player": name, "throws": [{"dice": [1, 5, 2, 2, 3, 4], "keep": [1, 5]},
-                                                       {"dice": [5, 3, 3, 4], "keep": [5]}]}))
-    made.append(host.write(f"/t/{u['token']}/euchre/hand", {"maker": "Hal", "tricks": "3"}))
-    made.append(host.enter(s["token"], json.loads(
-        (LOGS / "escoba" / "two-players-to-21.json").read_text().replace('"anna"', '"Olga"')
-        .replace('"Anna"', '"Olga"').replace('"BEN"', '"Pim"').replace('"Ben"', '"Pim"'))["events"][0]
-        | {"at": None, "by": None, "note": None}))
+    made = [response for game, table in tables.items()
+            for response in SUPPORT[game].fuzz_history(host, table["phones"], table["token"])]
     assert [r.status_code for r in made] == [200] * len(made)
+    e = tables["escalero"]
     # an imported game naming the Escalero table, for the host to confirm or dismiss
     seed = (LOGS / "escalero" / "seed-two-players.json").read_text().replace('"Anna"', '"Fenna"').replace('"Ben"', '"Gus"')
     # by a phone seated there: only such a phone (or the host) names a table (issue 24)
@@ -180,26 +172,7 @@ def _nested(inner):
 json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
                            _nested, max_leaves=15)
 ALL_NAMES = [n for names in NAMES.values() for n in names]
-EVENT_FIELDS = {
-    "escalero": {"type": st.just("score"), "player": st.sampled_from(ALL_NAMES), "column": st.integers(0, 4),
-                 "row": st.sampled_from(["1", "2", "3", "4", "5", "6", "S", "F", "P", "G", "GG", "7"]),
-                 "value": st.sampled_from([0, 5, 10, 20, 25, 30, 35, 45, 50, 80, 31]),
-                 "dice": st.lists(st.integers(0, 7), max_size=6), "served": st.booleans()},
-    "euchre": {"type": st.sampled_from(["hand", "redeal"]), "maker": st.sampled_from(ALL_NAMES),
-               "tricks": st.integers(0, 6), "alone": st.booleans(), "defender_alone": st.sampled_from(ALL_NAMES),
-               "trump": st.sampled_from(["hearts", "spades", "clubs", "diamonds", "stars"])},
-    "kaques": {"type": st.just("turn"), "player": st.sampled_from(ALL_NAMES),
-               "points": st.sampled_from([0, 50, 350, 999, -50, 10 ** 30]),
-               "throws": st.lists(st.fixed_dictionaries({"dice": st.lists(st.integers(0, 7), max_size=7),
-                                                         "keep": st.lists(st.integers(0, 7), max_size=7)}),
-                                  max_size=4)},
-    "escoba": {"type": st.just("round"),
-               "sides": st.dictionaries(st.sampled_from(ALL_NAMES), st.fixed_dictionaries({
-                   "cards": st.integers(-1, 41), "coins": st.integers(0, 11), "sevens": st.integers(0, 5),
-                   "seven_of_coins": st.booleans(), "escobas": st.integers(0, 30)}), max_size=3),
-               "false_captures": st.dictionaries(st.sampled_from(ALL_NAMES), st.integers(-1, 9), max_size=2),
-               "leftover": st.integers(-5, 300)},
-}
+EVENT_FIELDS = {game: SUPPORT[game].fuzz_event_fields(ALL_NAMES) for game in GAMES}
 
 
 def events(game: str):
@@ -220,30 +193,18 @@ ids = st.one_of(st.integers(-5, 60).map(str), junk_text,
 # the board a write was made on (the race token): mostly one the table may have shown
 changes = st.one_of(st.integers(0, 10 ** 6).map(str), ids)
 dice_text = junk_text | st.lists(st.integers(0, 7), max_size=7).map(lambda d: ",".join(map(str, d)))
-TRAY_FIELDS = {
-    # Escalero: the dice tapped, "served", a cell tapped or a written one to correct
-    "dice": dice_text, "served": junk_text, "pick": junk_text | st.builds(
-        lambda side, column, row: f"{side}:{column}:{row}", st.integers(-1, 4), st.integers(0, 4),
-        st.sampled_from(["1", "6", "S", "F", "P", "G", "GG", "7"])), "fix": ids,
-    # Jaques le Kaques: the dice kept (repeated), the keep before, the total typed
-    "keep": st.lists(ids, max_size=7), "was": junk_text, "redo": junk_text, "points": ids, "open": junk_text,
-    # Euchre: the hand being chosen
-    "maker": st.sampled_from(ALL_NAMES) | junk_text, "lone": st.sampled_from(ALL_NAMES) | junk_text,
-    "alone": junk_text, "defender": st.lists(st.sampled_from(ALL_NAMES) | junk_text, max_size=3),
-    "was_defender": junk_text, "trump": st.lists(st.sampled_from(["hearts", "spades", "clubs", "x"]), max_size=3),
-    "was_trump": junk_text, "tricks": ids, "redeal": junk_text, "reset": junk_text,
-    # Escoba: the round form (per side index) or the round to correct
-    "round": junk_text, "correct": ids, "seven": ids, "leftover": ids,
-    **{f"{kind}{side}": ids for kind in "cosef" for side in range(4)},
-}
-
-
 def form(**fields):
     """Some of these fields (each may be missing), plus maybe an unknown one."""
     return st.builds(lambda known, extra: {**known, **extra},
                      st.fixed_dictionaries({}, optional=fields),
                      st.dictionaries(st.sampled_from(["foo", "csrf2", "seat", "event", "_method"]), junk_text,
                                      max_size=1))
+
+
+# what a game's fuzzing builds on (tests/games/<game>.py: fuzz_tray_fields, fuzz_routes)
+KIT = SimpleNamespace(junk_text=junk_text, ids=ids, changes=changes, dice_text=dice_text, names=ALL_NAMES, form=form)
+# the query fields of every game's tray
+TRAY_FIELDS = {key: value for game in GAMES for key, value in SUPPORT[game].fuzz_tray_fields(KIT).items()}
 
 
 # Each route: (method, the strategy of its path parameters and fields). `game` is the table it aims at.
@@ -269,31 +230,20 @@ def route_strategies(game: str) -> dict:
             player=st.lists(junk_text, max_size=14), seating=st.sampled_from(["scribe", "players"]) | junk_text,
             scribe=junk_text), rules_text),
         "pages.join_by_code": form(code=junk_text | st.sampled_from(["abcdef", "ZZZZZZ", "A-B-C-D-E-F"])),
-        "escalero.score": form(cell=TRAY_FIELDS["pick"], value=ids, dice=dice_text, served=junk_text,
-                               change=changes, idem=junk_text),
-        "kaques.turn": form(action=st.sampled_from(["again", "stop", "back", "total", "reopen", "correct"]) | junk_text,
-                            dice=dice_text, keep=TRAY_FIELDS["keep"], points=ids, target=ids, change=changes,
-                            idem=junk_text),
-        "euchre.hand": form(**{k: TRAY_FIELDS[k] for k in ("maker", "lone", "alone", "defender", "was_defender",
-                                                            "trump", "was_trump", "tricks", "redeal", "reset")},
-                            change=changes, idem=junk_text),
-        "escoba.enter_round": form(**{k: ids for k in ("c0", "o0", "s0", "e0", "e1", "f0", "f1", "c1", "o1", "s1",
-                                                        "e2", "f2", "seven", "leftover", "correct")},
-                                   change=changes, idem=junk_text),
-        "escoba.escobas": form(side=ids, delta=st.sampled_from(["1", "-1"]) | junk_text, change=changes),
         "history.answer_claim": form(answer=st.sampled_from(["confirm", "dismiss"]) | junk_text),
         "imports.import_log": form(text=log_texts, log=log_texts.map(lambda text: ("upload", text)),
                                    played_at=junk_text | st.sampled_from(CODES or ["ZZZZZZ"])),
         # reads: query arguments
         "table.tray": form(**TRAY_FIELDS),
         "finder.finder": form(t=junk_text, h=junk_text, m=junk_text),
-        "escoba.table_finder": form(t=junk_text, h=junk_text, m=junk_text),
         "table.live": form(since=ids),
         "table.table": form(), "table.board": form(), "table.qr": form(), "table.export": form(),
         "pages.index": form(), "pages.rules": form(), "pages.new": form(),
         "static": form(v=junk_text),
         "i18n.choose": form(lang=st.sampled_from(["de", "pl", "es", "en", "eo", "DE"]) | junk_text,
                             next=st.sampled_from(["/", "/players", "//evil.example", "https://evil.example/"]) | junk_text),
+        # each game's own routes, writes and reads
+        **{endpoint: strategy for each in GAMES for endpoint, strategy in SUPPORT[each].fuzz_routes(KIT).items()},
     }
 
 
@@ -302,7 +252,6 @@ GENERIC = form(**{key: junk_text | ids for key in (
     "before", "since", "page", "q", "name", "n", "game", "t", "h", "m", "correct", "dice", "v")})
 ROUTES_APP = create_app({"TESTING": True, "DATABASE": ":memory:", "SECRET_KEY": "routes"})
 ENDPOINTS = sorted({rule.endpoint for rule in ROUTES_APP.url_map.iter_rules()})
-GAMES = list(NAMES)
 IDENTITIES = ["host", "player", "other-player", "stranger", "none", "forged", "expired", "tampered", "garbage"]
 CSRF = ["own", "header", "missing", "other", "random", "empty"]
 
@@ -311,7 +260,7 @@ def test_every_route_is_fuzzed():
     """Every route is fuzzed (test_fuzz_route runs once per endpoint of the URL map), and every
     route that takes a POST has fields of its own here: a new writing route must be added."""
     posts = {r.endpoint for r in ROUTES_APP.url_map.iter_rules() if r.methods & {"POST", "PUT", "PATCH", "DELETE"}}
-    assert posts <= set(route_strategies("escalero")), posts - set(route_strategies("escalero"))
+    assert posts <= set(route_strategies(GAMES[0])), posts - set(route_strategies(GAMES[0]))
     assert len(ENDPOINTS) >= 30
 
 
@@ -456,6 +405,7 @@ def _check_all(database: str) -> int:
 
 # --- the game-log commands ---------------------------------------------------------------------------
 
+EVENT_TYPES = [kind for game in GAMES for kind in ENGINES[game].events]  # every game's
 VALID = sorted(p for p in LOGS.glob("*/*.json") if not p.name.endswith(".expected.json"))
 VALID_DOCS = [json.loads(p.read_text()) for p in VALID]
 
@@ -491,7 +441,7 @@ def mutated_logs(draw) -> str:
         elif kind == "type" and isinstance(doc.get("events"), list) and doc["events"]:
             event = draw(st.sampled_from(doc["events"]))
             if isinstance(event, dict):
-                event["type"] = draw(st.sampled_from(["score", "hand", "redeal", "turn", "round", "", None, 7]))
+                event["type"] = draw(st.sampled_from([*EVENT_TYPES, "", None, 7]))
     text = json.dumps(doc, ensure_ascii=draw(st.booleans()), allow_nan=True)
     if draw(st.integers(0, 9)) == 0:
         text = text[:draw(st.integers(0, len(text)))]
@@ -616,14 +566,8 @@ def test_the_real_command_refuses_bad_files_in_one_line(tmp_path, command, conte
 # events (tests/event_space.py) through the routes and the command, where an exception is a 500 or
 # a traceback. The host writes them (a host writes for every side), so that they reach the engine.
 
-SEEDS = {  # one legal entry per game: what the corrections replace, what the mutations start from
-    "escalero": {"type": "score", "player": "Fenna", "column": 1, "row": "F", "value": 0},
-    "euchre": {"type": "hand", "maker": "Hal", "tricks": 3},
-    "kaques": {"type": "turn", "player": "Lou", "points": 350},
-    "escoba": {"type": "round", "sides": {
-        "Olga": {"cards": 24, "coins": 7, "sevens": 3, "seven_of_coins": True, "escobas": 2},
-        "Pim": {"cards": 16, "coins": 3, "sevens": 1, "seven_of_coins": False, "escobas": 0}}},
-}
+# one legal entry per game: what the corrections replace, what the mutations start from
+SEEDS = {game: SUPPORT[game].FUZZ_SEED for game in GAMES}
 EVENT_EXAMPLES = max(20, EXAMPLES // 2)  # per game: ~2 s each
 
 
@@ -656,8 +600,8 @@ def _last_entry(app, token: str) -> int:
 
 def game_log(game: str, events: list) -> str:
     doc = {"format": "scorekeeper-log/1", "game": game, "players": NAMES[game], "rules": {}, "events": events}
-    if game == "euchre":
-        doc["teams"] = [{"name": "Hal & Jo", "players": ["Hal", "Jo"]}, {"name": "Ida & Kit", "players": ["Ida", "Kit"]}]
+    if SUPPORT[game].FUZZ_TEAMS:
+        doc["teams"] = SUPPORT[game].FUZZ_TEAMS
     return json.dumps(doc, ensure_ascii=False)  # NaN and the infinities as Python's json writes (and reads) them
 
 
@@ -675,14 +619,14 @@ def answered_in_words(response, tally) -> None:
 def test_fuzz_events_every_way_in(event_tables, game, figures):
     from click.testing import CliRunner
 
-    from scorekeeper.games import ENGINES
     from tests.event_space import events, mutated
 
     app, host = event_tables["app"], event_tables["host"]
     table = event_tables["tables"][game]
     token = table["token"]
     keys = ENGINES[game].events
-    sides = ["Hal & Jo", "Ida & Kit"] if game == "euchre" else NAMES[game]
+    teams = SUPPORT[game].FUZZ_TEAMS
+    sides = [team["name"] for team in teams] if teams else NAMES[game]
     fuzzed = events(game, keys, NAMES[game], sides) | mutated(SEEDS[game], game, keys, NAMES[game], sides)
     tally = {"cases": 0, "refusals": 0}
 
