@@ -32,17 +32,18 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 from scorekeeper import create_app, service
+from scorekeeper.games import ENGINES, GAMES
 from scorekeeper.web import i18n
+from tests.games import SUPPORT
 
 ROOT = Path(__file__).resolve().parents[1]
 LOGS = ROOT / "tests" / "logs"
 TRANSLATIONS = ROOT / "scorekeeper" / "translations"
 LANGS = ("de", "pl", "es")
 PSEUDO = "eo"  # a locale Babel knows and we do not ship: the pseudo-language of the tour
-GAMES = ("escalero", "euchre", "kaques", "escoba")
 # what a page may show untranslated: the product's and the games' names, the languages' own
 # names on the switcher, the log format's name
-PROPER = ("Scorekeeper", "Escalero", "Euchre", "Jaques le Kaques", "Escoba", "English", "Deutsch",
+PROPER = ("Scorekeeper", *(ENGINES[game].title for game in GAMES), "English", "Deutsch",
           "Polski", "Español", "scorekeeper-log/1", "JSON", "EN", "DE", "PL", "ES", PSEUDO.upper())
 # attributes a player reads (or hears) besides the text
 READ_ATTRIBUTES = ("placeholder", "aria-label", "title", "alt")
@@ -157,7 +158,7 @@ def tour(app, phone, lang: str, game: str | None) -> dict[str, object]:
     get(stranger, "rules", f"/rules/{game}")
     pages["new table refused"] = host.post(f"/new/{game}", {"player": ["Anna", "anna"]}, fetch=False)
     # a table opened on a phone: waiting for its players, then in play
-    players = ("Anna", "Ben", "Cleo", "Dora") if game == "euchre" else ("Anna", "Ben")
+    players = SUPPORT[game].PLAYERS
     opened = host.open_table(game=game, players=players)
     get(host, "waiting, host", f"/t/{opened}")
     get(stranger, "waiting, stranger", f"/t/{opened}")
@@ -169,8 +170,8 @@ def tour(app, phone, lang: str, game: str | None) -> dict[str, object]:
     get(seated["Ben"], "ready, a player not on turn", f"/t/{opened}")
     get(seated["Anna"], "ready, a player", f"/t/{opened}")
     pages["refusal: an entry the rules refuse"] = seated["Anna"].enter(opened, {"type": "nonsense"})
-    # the tray of the phone on turn, and the host's, with what they tapped
-    for query in TRAYS[game]:
+    # the tray of the phone on turn, and the host's, with what they tapped: the game's every step
+    for query in SUPPORT[game].TRAY_QUERIES:
         get(seated["Anna"], "tray, the player on turn", f"/t/{opened}/tray?{query}")
         get(host, "tray, host", f"/t/{opened}/tray?{query}")
     # every log of the game, imported: finished and unfinished games, teams, settlements
@@ -265,18 +266,8 @@ def claims_tour(app, host, stranger, device, pages) -> None:
         code_of(table))
 
 
-QUERIES = {"finder.finder": "?t=7o,8c&h=1e", "escoba.table_finder": "?t=7o&h=8b"}
-
-# The tray of a table in play, with what a phone tapped (GET …/tray): each game's every step
-TRAYS = {
-    "escalero": ["dice=5,5,5,2,2", "dice=5,5,5,2,2&served=1", "dice=1,2", "pick=0:1:F", "pick=0:1:1"],
-    "kaques": ["open=1", "dice=1,5", "dice=1,5,2,3,4,6", "dice=1,5,2,3,4,6&keep=0&was=", "dice=2,2,3,4,6,6",
-               "dice=5,5,5,5,5,5", "points=350"],
-    "euchre": ["maker=Anna", "lone=Ben", "maker=Anna&tricks=5&trump=hearts", "maker=Ben&defender=Anna&tricks=0",
-               "maker=Anna&tricks=3", "redeal=1"],
-    "escoba": ["round=1", "round=1&c0=24&o0=7&s0=3&seven=0&e0=2", "round=1&c0=41&o0=x&seven=1",
-               "round=1&c0=40&o0=10&s0=4&seven=0", "round=1&c0=24&o0=7&s0=3&seven=0&f1=1&leftover=17"],
-}
+QUERIES = {"finder.finder": "?t=7o,8c&h=1e", **{endpoint: query for game in GAMES
+                                                 for endpoint, query in SUPPORT[game].READ_QUERIES.items()}}
 
 
 def boards(app, tokens) -> dict[str, str]:
@@ -407,13 +398,9 @@ def test_the_catalog_holds_no_message_the_source_lost(extracted, lang):
 def test_translations_keep_the_holes_and_the_shape_of_the_message(lang):
     """The same %(name)s holes, and no message left in English (a few words are the same in
     both: they are listed)."""
-    # the games' own words, the table's calls, money and technical keys read the same
-    same_ok = {"Live", "Poker", "Full House", "Grande", "Grandes", "Escoba", "Escoba!", "Escobas", "OK", "Kaque",
-               "Kaques", "Grand Kaque!", "Le Kaque!", "Oh, Lálá!", "fertisch!", "fertisch! · %(total)s",
-               "Grandmère", "%(count)s× Kaque", "× Kaque", "Euchres", "euchred", "euchred %(points)s",
-               "Deck", "Code", "Name", "copas", "espadas", "oros", "bastos", "no", "9 10 J Q K A",
-               "minus %(points)s", "plus %(points)s", "%(points)s pts", "rules.start: %(problem)s",
-               "rules.first_dealer: %(problem)s", "%(num)s escoba"}
+    # the games' own words (tests/games/<game>.py), the table's calls, money and technical keys
+    # read the same
+    same_ok = {"Live", "OK", "Code", "Name", "no", *(word for game in GAMES for word in SUPPORT[game].SAME_WORDS)}
     left = []
     for message in catalog(lang):
         if not message.id or not message.string:
