@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from scorekeeper.games import GAMES
+from tests.games import SUPPORT
 from tests.support import writes
 
 LOGS = Path(__file__).parent / "logs"
@@ -118,11 +120,11 @@ def entries_of(html: str) -> int:
     return int(re.search(r'id="stamp"[^>]*data-entries="(\d+)"', html).group(1))
 
 
-GAMES = ["escalero/seed-three-players", "kaques/to-1000-three-players-mixed",
-         "escoba/three-players-tie-plays-on", "euchre/three-handed-tie-plays-on"]
+# a log of every registered game (tests/games/<game>.py), played entry by entry
+LOGS_PLAYED = [f"{game}/{SUPPORT[game].BOARD_LOG}" for game in GAMES]
 
 
-@pytest.mark.parametrize("log", GAMES)
+@pytest.mark.parametrize("log", LOGS_PLAYED)
 def test_the_parts_of_every_entry_make_the_whole_board(phone, app, log):
     doc = json.loads((LOGS / f"{log}.json").read_text())
     host = phone()
