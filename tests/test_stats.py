@@ -19,9 +19,15 @@ def log(game: str, name: str) -> dict:
     return json.loads((LOGS / game / f"{name}.json").read_text())
 
 
+# the games whose logs the figures across every table (below) were worked out from by hand
+WORKED = ("escalero", "euchre", "kaques", "escoba")
+
+
 @pytest.fixture(scope="module")
 def everyone():
-    return stats.players(DOCS)
+    """Every player of the logs of the WORKED games: the logs of a game registered later would
+    change the hand-worked figures."""
+    return stats.players([doc for doc in DOCS if doc.get("game") in WORKED])
 
 
 # --- one game at a time -------------------------------------------------------------------------
@@ -127,6 +133,8 @@ def test_an_unfinished_game_has_no_lines():
 
 
 def test_anna_across_every_table(everyone):
+    """Anna across every table of the logs of the four games worked out here (WORKED, not every
+    registered game: a new game's logs leave these figures as they are)."""
     anna = everyone["anna"]
     assert anna.name == "Anna"  # the spelling of her latest game (served-and-grandes, "anna", is older)
     escalero = anna.games["escalero"]
