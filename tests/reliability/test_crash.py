@@ -1,6 +1,6 @@
 """Crash durability: `kill -9` the production server in the middle of a busy evening.
 
-Several tables (all four games) are played at once through real HTTP against `scorekeeper serve`
+Several tables (every registered game) are played at once through real HTTP against `scorekeeper serve`
 with two gevent workers. At random moments the whole server (master and workers) gets SIGKILL.
 While it is down, each phone keeps its unanswered entry and resends it with the same
 idempotency key (and the board it shows now), as app.js does. After every crash, before the restart, the database is
@@ -21,19 +21,17 @@ import threading
 import time
 import uuid
 
+from scorekeeper.games import GAMES
+from tests.games import SUPPORT
+
 
 CRASHES = int(os.environ.get("SCOREKEEPER_CRASHES", "5"))
 LOAD_SECONDS = (0.6, 2.0)  # each crash comes at a random moment within this much load
 DEADLINE = 120  # seconds: the whole test, whatever happens
-SCRIPTS = [  # (game, log): each driver plays the log's entries, then opens another table
-    ("escalero", "seed-two-players"),
-    ("kaques", "to-10000-quick-totals"),
-    ("euchre", "full-game"),
-    ("escoba", "two-players-to-21"),
-    ("escalero", "pairs-and-a-side-of-one"),
-    ("kaques", "to-1000-three-players-mixed"),
-]
-TURN_BASED = {"escalero", "kaques"}  # each entry is made by the phone of the player it names
+# (game, log): each driver plays the log's entries, then opens another table; every registered
+# game's CRASH_LOGS (tests/games/<game>.py), the first log of each game first
+SCRIPTS = sorted(((game, log) for game in GAMES for log in SUPPORT[game].CRASH_LOGS),
+                 key=lambda script: SUPPORT[script[0]].CRASH_LOGS.index(script[1]))
 
 
 class Stopped(Exception):
@@ -104,7 +102,7 @@ class Driver(threading.Thread):
             if self.stop.is_set():
                 raise Stopped
             event = {k: v for k, v in event.items() if k not in ("at", "by", "note")}
-            if self.game in TURN_BASED:
+            if "player" in event:  # a game played in turns: made by the phone of the player it names
                 phone = phones[event["player"].casefold()]
             else:
                 phone = phones[self.rng.choice(players).casefold()]
