@@ -1,6 +1,6 @@
-"""`python -m bench` (make bench): entry latency, live fan-out, page weight, taps and an attack
-on another table's entries, each against a baseline measured in the same run; prints a table and writes JSON to
-bench/results/ (latest.json and one file per run).
+"""`python -m bench` (make bench): entry latency, live fan-out, page weight, taps, an attack on
+another table's entries and a big game's pages, each against a baseline measured in the same run
+or a target; prints a table and writes JSON to bench/results/ (latest.json and one file per run).
 
     python -m bench            the full run (about ten minutes on a 2-core machine)
     python -m bench --smoke    tiny sizes, well under a minute: CI keeps the bench working
@@ -32,6 +32,7 @@ FULL = {
     "taps": {},
     "attack": {"rate": 50.0, "baseline": 15.0, "seconds": 30.0, "tables": 10, "concurrency": 2,
                "slowloris": 2000, "slow_bodies": 200, "drip_s": 5.0},
+    "history": {},
 }
 SMOKE = {
     "latency": {"counts": (3,), "rate": 20.0, "seconds": 2.0},
@@ -40,8 +41,9 @@ SMOKE = {
     "taps": {"games": ("escalero",)},
     "attack": {"rate": 20.0, "baseline": 2.0, "seconds": 3.0, "tables": 3, "concurrency": 1,
                "slowloris": 50, "slow_bodies": 10, "drip_s": 1.0},
+    "history": {"games": ("euchre-redeals",)},
 }
-AREAS = ("latency", "fanout", "weight", "taps", "attack")
+AREAS = ("latency", "fanout", "weight", "taps", "attack", "history")
 
 
 def loadavg() -> list[float]:
@@ -182,6 +184,18 @@ def verdicts(results: dict, smoke: bool) -> list[dict]:
         row("attack", "slow sockets held at the end (of those opened)", slow["slowloris"]["still_held_at_end"]
             + slow["slow_bodies"]["still_held_at_end"], "", slow["slowloris"]["opened"] + slow["slow_bodies"]["opened"],
             note=f"{attack['connections_per_address'] or 'no'} connections an address a worker")
+    history = results.get("history")
+    if history:
+        for name, game in history["games"].items():
+            routes = game["routes"]
+            hold = max((figures[kind]["hold_ms"], route, kind) for route, figures in routes.items() for kind in figures)
+            cpu = max((figures[kind]["cpu_ms"], route, kind) for route, figures in routes.items() for kind in figures)
+            warm = max((figures["warm"]["cpu_ms"], route) for route, figures in routes.items() if "warm" in figures)
+            row("history", f"{name} ({game['events']} events): longest hold of a worker, any route", hold[0], "ms",
+                None, f"≤ {history['target_ms']:.0f} ms", hold[0] <= history["target_ms"],
+                f"{hold[1]}, {hold[2]}; most CPU {cpu[0]:.0f} ms ({cpu[1]}, {cpu[2]}), warm {warm[0]:.0f} ms ({warm[1]})")
+            row("history", f"{name}: the board link's earlier entries", game["board_link_earlier"], "", None, "404",
+                game["board_link_earlier"] == 404)
     return rows
 
 
@@ -240,6 +254,8 @@ def main(argv=None) -> int:
                 from . import weight as module
             elif area == "attack":
                 from . import attack as module
+            elif area == "history":
+                from . import history as module
             else:
                 from . import taps as module
             options = dict(plan[area])

@@ -92,6 +92,12 @@ class Hub:
         return html
 
 
+    def forget(self) -> None:
+        """Drop every rendered board (the bench's first request of a worker)."""
+        with self._lock:
+            self._boards.clear()
+
+
 def sse_message(html: str, event_id: int, event: str | None = None) -> str:
     lines = [f"id: {event_id}"]
     if event:
