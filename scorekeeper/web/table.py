@@ -18,10 +18,12 @@ from flask import Response, current_app, g, redirect, render_template, request, 
 from werkzeug.exceptions import HTTPException
 
 from .. import service, store
+from ..gamelog import paced
 from ..live import Gzip, deflate, sse_message
 from . import board as boards
 from .context import TableContext, table_blueprint
 from .db import close_db, hub
+from .history import BOARD_PAGE_ROWS, rows_page
 from .i18n import _, say
 from .links import base_url
 from .security import client_address
@@ -73,10 +75,15 @@ def tray():
 
 @bp.get("/board/earlier")
 def board_earlier():
-    """The history rows before the newest (TableContext.recent_rows). Performance (bench/): the
-    board that every entry and live update sends keeps only the newest; the rest comes when a
-    phone asks."""
-    return fragment(render_template("_history_earlier.html", ctx=g.ctx))
+    """The history rows before the newest (TableContext.recent_rows), a page at a time (`before`:
+    the oldest row shown; web/history.py), on the join link only: the read-only board shows the
+    newest rows (issue 25: anyone with a board link fetched a 2,000-row history in a loop).
+    Performance (bench/): the board that every entry and live update sends keeps only the
+    newest; the rest comes when a phone asks."""
+    ctx: TableContext = g.ctx
+    ctx.require_join_link()
+    return fragment(rows_page(ctx, ctx.played, lambda before: url_for("table.board_earlier", before=before),
+                              skip=ctx.recent_rows, count=BOARD_PAGE_ROWS))
 
 
 # --- live ------------------------------------------------------------------------------------
@@ -261,11 +268,13 @@ def qr():
 def export(number: int):
     ctx: TableContext = g.ctx
     ctx.require_join_link()
-    rows = [row for row in service.games_of(ctx.db, ctx.table["id"]) if row["number"] == number]
-    if not rows:
+    row = service.game_numbered(ctx.db, ctx.table["id"], number)
+    if row is None:
         return message_response(_("There is no such game at this table."), 404)
-    played = service.load(ctx.db, rows[0])
-    body = json.dumps(played.log(), ensure_ascii=False, indent=1)
+    played = service.load(ctx.db, row)
+    # a log of 2,000 events is ~0.7 MB of indented JSON: made in pieces, the worker's other
+    # requests run between them
+    body = "".join(paced(json.JSONEncoder(ensure_ascii=False, indent=1).iterencode(played.log()), every=256))
     response = Response(body, mimetype="application/json")
     response.headers["Content-Disposition"] = (
         f'attachment; filename="{played.row["game"]}-{ctx.table["code"]}-{number}.json"')
