@@ -17,9 +17,9 @@ import qrcode.image.svg
 from flask import Response, current_app, g, redirect, render_template, request, stream_with_context, url_for
 from werkzeug.exceptions import HTTPException
 
-from .. import service, store
+from .. import service
 from ..gamelog import paced
-from ..live import Gzip, deflate, sse_message
+from ..live import Gzip, deflate
 from . import board as boards
 from .context import TableContext, table_blueprint
 from .db import close_db, hub
@@ -102,21 +102,35 @@ def live():
     keepalive = current_app.config.get("KEEPALIVE_SECONDS", 15)
     # gzip as sent: each message deflated alone and stitched into the stream (live.Gzip)
     gzip = Gzip() if "gzip" in request.headers.get("Accept-Encoding", "") else None
+    table_id = ctx.table["id"]
+    fresh = None  # the table's seating mark (Hub.marks) as of which `ctx` says who is looking
 
     def send(data: bytes, deflated: bytes) -> bytes:
         return gzip.send(data, deflated) if gzip else data
 
     def update() -> bytes:
-        """What changed since `seen`, as this stream sends it. Performance (bench/): a function
-        of its own, so that the idle stream's frame keeps no reference to the message (a whole
-        board is ~30 KB, and each phone of a table is a kind of its own)."""
-        nonlocal seen, ctx
+        """What changed since `seen`, as this stream sends it: framed and deflated once for
+        every stream of its kind (Hub.packed); a message at most every Hub.send_every of the
+        table (web/board.py, `streamed`). Performance (bench/): a function of its own, so
+        that the idle stream's frame keeps no reference to the message (a whole board is ~30
+        KB, and each phone of a table is a kind of its own)."""
+        nonlocal seen, ctx, fresh
         base = seen
-        # who is looking as they stand now: a seat let in, turned away or removed, a new link
-        g.ctx = ctx = live_hub.query(ctx.afresh)
-        html, seen = boards.message(ctx, base or None, live_hub)
-        data = sse_message(html, seen).encode()
-        return send(data, deflate(data)) if gzip else data
+        while True:
+            change, seating = live_hub.marks(table_id)
+            if fresh is None or seating > fresh:
+                # who is looking as they stand now: a seat let in, turned away or removed, a new
+                # link — changes that are no event of the game (entries, undos and corrections
+                # change nobody's seat: issue 25, hundreds of streams each asking at every one)
+                fresh = seating
+                g.ctx = ctx = live_hub.query(ctx.afresh)
+            found = boards.streamed(ctx, base or None, change, live_hub)
+            if not isinstance(found, float):
+                break
+            time.sleep(found)  # the table's streams were sent another change just now: the next one, then
+        key, html, seen = found
+        data, deflated = live_hub.packed(key, html, seen, gzip is not None)
+        return send(data, deflated)
 
     def events():
         ends = time.monotonic() + lifetime
@@ -124,7 +138,7 @@ def live():
             yield Gzip.HEADER
         yield send(*RETRY)
         while time.monotonic() < ends:
-            change = live_hub.query(lambda db: store.last_change(db, ctx.table["id"]))
+            change = live_hub.marks(table_id)[0]
             # a phone past the table's change (its database was restored: store.carry_the_clock)
             # gets the whole board at once, not silence until the table catches up
             if change != seen:
@@ -134,7 +148,7 @@ def live():
                 # would otherwise hold for every idle phone
                 yield b""
                 continue
-            if not live_hub.wait(ctx.table["id"], keepalive):
+            if not live_hub.wait(table_id, keepalive):
                 yield send(*STILL_HERE)
         if gzip:
             yield gzip.end()
