@@ -40,7 +40,7 @@ SMOKE = {
     "weight": {},
     "taps": {"games": ("escalero",)},
     "attack": {"rate": 20.0, "baseline": 2.0, "seconds": 3.0, "tables": 3, "concurrency": 1,
-               "slowloris": 50, "slow_bodies": 10, "drip_s": 1.0},
+               "slowloris": 50, "slow_bodies": 10, "drip_s": 1.0, "fanout_streams": 60, "fanout_addresses": 4},
     "history": {"games": ("euchre-redeals",)},
 }
 AREAS = ("latency", "fanout", "weight", "taps", "attack", "history")
@@ -225,7 +225,7 @@ def main(argv=None) -> int:
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, under a minute")
     parser.add_argument("--only", default=",".join(AREAS), help="comma-separated areas: " + ", ".join(AREAS))
     parser.add_argument("--profile", action="store_true",
-                        help="py-spy samples the workers during the entry-latency run (needs .[bench])")
+                        help="py-spy samples the workers during the entry-latency run and the attack (needs .[bench])")
     parser.add_argument("--out", default=os.path.join(ROOT, "bench", "results"), help="folder for the JSON")
     args = parser.parse_args(argv)
     areas = [a.strip() for a in args.only.split(",") if a.strip()]
@@ -259,7 +259,7 @@ def main(argv=None) -> int:
             else:
                 from . import taps as module
             options = dict(plan[area])
-            if area == "latency" and args.profile:
+            if area in ("latency", "attack") and args.profile:
                 options["profile"] = args.out
             results[area] = module.run(work, **options, log=lambda text: print(text, flush=True))
             results[area]["load_after"] = loadavg()
