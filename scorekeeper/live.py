@@ -28,6 +28,10 @@ from . import store
 
 SEND_EVERY = 0.25  # seconds between two messages to one table's streams, at least (per process)
 PACKED = 64  # framed and deflated messages kept: the ones many streams are sending right now
+# rendered boards kept: the streams of one kind ask for theirs within moments of each other,
+# and a phone's whole board is ~25 KB (issue 27: 512 of them were 13 MB of each worker, 3–13 KB
+# a phone at the fan-out bench's sizes, where every seat is a kind of its own)
+BOARDS = 64
 
 
 class Hub:
@@ -142,7 +146,7 @@ class Hub:
             html = render()
             with self._lock:
                 self._boards[key] = html
-                while len(self._boards) > 512:
+                while len(self._boards) > BOARDS:
                     self._boards.popitem(last=False)
         finally:
             with self._lock:

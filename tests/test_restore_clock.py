@@ -23,7 +23,8 @@ def new_app(database) -> object:
 
 
 def score(phone, token, seen, row):
-    response = phone.post(f"/t/{token}/entries", {"seen": str(seen), "event": json.dumps(
+    # every write names the change its board shows (issue 23's race token; `seen` is gone)
+    response = phone.post(f"/t/{token}/entries", {"change": phone.board_change(token), "event": json.dumps(
         {"type": "score", "column": 1, "row": row, "value": 0})})
     assert response.status_code == 200, response.get_data(as_text=True)
 

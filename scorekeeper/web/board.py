@@ -18,6 +18,7 @@ two states. The tray, the way a phone enters its turn, is one part, always swapp
 from __future__ import annotations
 
 import re
+from itertools import takewhile
 from typing import Any, Iterable
 
 from flask import current_app
@@ -90,12 +91,14 @@ def parts(ctx: TableContext, base: int, change: int, tapped: Any = None) -> str 
         return None
     played = ctx.played
     wanted = {event_id for _, event_id in rows}
-    events = [recorded for recorded in played.history if recorded.id in wanted]
+    events = list(reversed(list(takewhile(lambda recorded: recorded.id >= min(wanted), reversed(played.history)))))
+    events = [recorded for recorded in events if recorded.id in wanted]
     if (len(events) != len(wanted) or any(recorded.kind != "entry" for recorded in events)
-            or played.finished or played.game is None or len(played.entries) <= len(events)
+            or played.finished or played.game is None
+            or (len(played.entries) <= len(events) and joins_or_seats(ctx))
             or played.last_event_id != max(wanted)):
-        # an undo or a correction, the game's end, its first entries (the join form and the
-        # host's seat list follow them), an entry of another game, or a state already past
+        # an undo or a correction, the game's end, its first entries where the join form or
+        # the host's seat list follow them, an entry of another game, or a state already past
         # `change` (another process wrote meanwhile): the whole board
         return None
     touched = getattr(screen(played.row["game"]), "touched", None)
@@ -103,6 +106,15 @@ def parts(ctx: TableContext, base: int, change: int, tapped: Any = None) -> str 
     if chosen is None:
         return None
     return render(ctx, change, chosen, base, events, tapped)
+
+
+def joins_or_seats(ctx: TableContext) -> bool:
+    """Whether this viewer's board shows the join form or the host's seat list, which change
+    with a game's first entry (templates/_board.html): a seated phone's or the read-only
+    board's first entry is its parts (issue 27: at a venue's start, every table's first entry
+    sent each of its phones the whole board, a render each)."""
+    who = ctx.who
+    return ctx.is_host or (not who.read_only and not who.seat and not who.removed)
 
 
 def render(ctx: TableContext, change: int, chosen: Iterable[Part], base: int, events: list, tapped: Any) -> str:

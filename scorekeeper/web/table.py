@@ -14,7 +14,8 @@ import time
 
 import qrcode
 import qrcode.image.svg
-from flask import Response, current_app, g, redirect, render_template, request, stream_with_context, url_for
+from flask import Response, current_app, g, redirect, render_template, request, url_for
+from flask.globals import request_ctx
 from werkzeug.exceptions import HTTPException
 
 from .. import service
@@ -132,28 +133,37 @@ def live():
         data, deflated = live_hub.packed(key, html, seen, gzip is not None)
         return send(data, deflated)
 
-    def events():
-        ends = time.monotonic() + lifetime
-        if gzip:
-            yield Gzip.HEADER
-        yield send(*RETRY)
-        while time.monotonic() < ends:
-            change = live_hub.marks(table_id)[0]
-            # a phone past the table's change (its database was restored: store.carry_the_clock)
-            # gets the whole board at once, not silence until the table catches up
-            if change != seen:
-                yield update()
-                # Performance (bench/): an empty piece sends nothing, but makes the WSGI
-                # server's and werkzeug's loops let go of the message just sent, which they
-                # would otherwise hold for every idle phone
-                yield b""
-                continue
-            if not live_hub.wait(table_id, keepalive):
-                yield send(*STILL_HERE)
-        if gzip:
-            yield gzip.end()
+    requested = request_ctx._get_current_object()
 
-    response = Response(stream_with_context(events()), mimetype="text/event-stream")
+    def events():
+        # the request's context while the stream runs (url_for, the phone's language), as
+        # flask.stream_with_context keeps it, without its generator around this one
+        with requested:
+            ends = time.monotonic() + lifetime
+            if gzip:
+                yield Gzip.HEADER
+            yield send(*RETRY)
+            while time.monotonic() < ends:
+                change = live_hub.marks(table_id)[0]
+                # a phone past the table's change (its database was restored: store.carry_the_clock)
+                # gets the whole board at once, not silence until the table catches up
+                if change != seen:
+                    yield update()
+                    # Performance (bench/): an empty piece sends nothing, but makes the WSGI
+                    # server's loop let go of the message just sent, which it would otherwise
+                    # hold for every idle phone
+                    yield b""
+                    continue
+                if not live_hub.wait(table_id, keepalive):
+                    yield send(*STILL_HERE)
+            if gzip:
+                yield gzip.end()
+
+    response = Response(events(), mimetype="text/event-stream")
+    # Performance (issue 27): the generator is the WSGI answer itself, not wrapped in werkzeug's
+    # two iterators: a stream waits inside every layer around it, and its greenlet keeps their
+    # frames and its stack down to them, per phone
+    response.direct_passthrough = True
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"
     if gzip:
