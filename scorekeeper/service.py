@@ -1117,7 +1117,19 @@ def fold(game_row: dict, history: list[Recorded], last_event_id: int, cooperativ
 
 
 def ledger(db: sqlite_utils.Database, table_id: int) -> dict:
-    """Money per side over the table's finished games, and who pays whom once for all."""
+    """Money per side over the table's finished games, and who pays whom once for all; worked
+    out once per change of the table (issue 25: a table of hundreds of games folded each on
+    every history page and finished board)."""
+    key = ("ledger", table_id, store.last_change(db, table_id))
+    found = db.folds.derived.get(key)
+    if found is None:
+        found = _ledger(db, table_id)
+        if not db.conn.in_transaction:
+            db.folds.derived.put(key, found)
+    return found
+
+
+def _ledger(db: sqlite_utils.Database, table_id: int) -> dict:
     totals: dict[str, int] = {}
     currency = None
     for row in games_of(db, table_id):

@@ -97,6 +97,7 @@ class FoldCache:
         self.bytes = 0
         self._items: OrderedDict[Any, tuple[Any, int]] = OrderedDict()
         self._lock = threading.Lock()
+        self.derived = Memo(256)  # what is worked out from several folds, by what it depends on
 
     def get(self, key: Any) -> Any:
         with self._lock:
@@ -110,6 +111,7 @@ class FoldCache:
         with self._lock:
             self._items.clear()
             self.bytes = 0
+        self.derived = Memo(self.derived.size)
 
     def put(self, key: Any, value: Any, size: int) -> None:
         if size > self.budget:

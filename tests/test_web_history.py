@@ -436,3 +436,30 @@ def test_an_import_names_only_a_real_table_its_players_sat_at(app, phone, pub, c
     assert refused.status_code == status and said in message(refused), message(refused)
     assert db["tables"].count == tables  # nothing imported
     assert f'value="{code}"' in refused.get_data(as_text=True)  # the form keeps what was typed
+
+
+def test_a_table_of_many_games_shows_them_a_page_at_a_time(phone, app):
+    """A host can play hundreds of one-turn games: the history page folds and shows the newest
+    ten, a button fetches the ten before them in its own place; the evening's ledger is worked
+    out once per change of the table."""
+    host = phone()
+    token = host.open_table("kaques", players=("Anna", "Ben"), target=50, stake="0.10")
+    for number in range(23):  # the host writes for the player on turn
+        assert host.enter(token, {"type": "turn", "points": 50}).status_code == 200, number
+        assert host.write(f"/t/{token}/rematch").status_code == 200
+    page = host.get(f"/t/{token}/history").get_data(as_text=True)
+    shown = [re.findall(r'data-game="(\d+)"', page)]
+    assert shown[0] == [str(n) for n in range(24, 14, -1)]
+    found = re.search(r'<p class="more"><button [^>]*hx-get="([^"]+)"[^>]*>Show earlier games</button></p>', page)
+    while found:
+        more = host.get(found.group(1).replace("&amp;", "&"), headers={"HX-Request": "true"}).get_data(as_text=True)
+        shown.append(re.findall(r'data-game="(\d+)"', more))
+        found = re.search(r'<p class="more"><button [^>]*hx-get="([^"]+)"[^>]*>Show earlier games</button></p>', more)
+    assert [len(games) for games in shown] == [10, 10, 4]
+    assert [int(n) for games in shown for n in games] == list(range(24, 0, -1))
+    db = store.connect(app.config["DATABASE"], app.extensions["scorekeeper.folds"])
+    table_id = service.by_join_token(db, token)["id"]
+    ledger = service.ledger(db, table_id)
+    assert service.ledger(db, table_id) is ledger  # kept while the table does not change
+    assert host.enter(token, {"type": "turn", "points": 50}).status_code == 200
+    assert service.ledger(db, table_id) is not ledger

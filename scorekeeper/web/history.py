@@ -7,8 +7,9 @@ it was played at, whose host then confirms its money or dismisses it there.
 
 A game's rows come a page at a time, newest first (`PAGE_ROWS`), each page ending in a button
 that fetches the page before it in its place (`_history_rows.html`): an imported log of 2,000
-events rendered whole held a worker for seconds (issue 25). Pages are for the join link only:
-the read-only board shows the newest rows and no more.
+events rendered whole held a worker for seconds (issue 25). The games too (`GAMES_PAGE`): a
+table's host can play hundreds of one-turn games. Pages are for the join link only: the
+read-only board shows the newest rows and no more.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ bp = table_blueprint("history", __name__)
 imports = Blueprint("imports", __name__)
 
 PAGE_ROWS = 50  # history rows a page of the history page
+GAMES_PAGE = 10  # games a page of the history page
 BOARD_PAGE_ROWS = 25  # a page of the board's earlier entries, whose rows may carry their corrections
 
 
@@ -48,23 +50,43 @@ def render_paced(name: str, **context) -> str:
     return "".join(paced(template.generate(context)))
 
 
+def games_page(ctx: TableContext, rows: list[dict]) -> dict:
+    """A page of the table's games, newest first: the newest GAMES_PAGE of `rows` (the table's
+    games, oldest first) folded, and the URL of the page before them (None: there is none)."""
+    chosen = rows[-GAMES_PAGE:][::-1]
+    games = []
+    for row in chosen:
+        games.append(service.load(ctx.db, row))
+        cooperate()  # a few folds: the worker's other requests go on between them
+    more = url_for("history.games", before=chosen[-1]["number"]) if len(rows) > GAMES_PAGE else None
+    return {"games": games, "more": more, "page_rows": PAGE_ROWS}
+
+
 @bp.get("/history")
 def history():
     g.ctx.require_join_link()
     host = g.ctx.is_host
     ctx = g.ctx.as_board()
-    games = []
-    for row in service.games_of(ctx.db, ctx.table["id"]):
-        games.append(service.load(ctx.db, row))
-        cooperate()  # a table of many games: the worker's other requests go on between them
+    rows = service.games_of(ctx.db, ctx.table["id"])
     table_id = ctx.table["id"]
     claims = service.claims_at(ctx.db, table_id) if not ctx.table["imported"] else []
     claim = service.claim_of(ctx.db, table_id) if ctx.table["imported"] else None
-    response = Response(render_paced("history.html", ctx=ctx, table=ctx.table, games=games,
-                                     ledger=ctx.ledger, who=ctx.who, host=host, claims=claims, claim=claim,
-                                     page_rows=PAGE_ROWS))
+    response = Response(render_paced("history.html", ctx=ctx, table=ctx.table, ledger=ctx.ledger, who=ctx.who,
+                                     host=host, claims=claims, claim=claim,
+                                     kinds=sorted({row["game"] for row in rows}), **games_page(ctx, rows)))
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+@bp.get("/history/games")
+def games():
+    """A page of the history's games before game `before` (a table may play hundreds)."""
+    g.ctx.require_join_link()
+    ctx = g.ctx.as_board()
+    before = change_of(request.args.get("before"))
+    rows = [row for row in service.games_of(ctx.db, ctx.table["id"]) if before is None or row["number"] < before]
+    return fragment(render_paced("_history_games.html", ctx=ctx, table=ctx.table, who=ctx.who,
+                                 **games_page(ctx, rows)))
 
 
 @bp.get("/history/games/<int:number>/rows")
