@@ -40,7 +40,8 @@ SMOKE = {
     "weight": {},
     "taps": {"games": ("escalero",)},
     "attack": {"rate": 20.0, "baseline": 2.0, "seconds": 3.0, "tables": 3, "concurrency": 1,
-               "slowloris": 50, "slow_bodies": 10, "drip_s": 1.0, "fanout_streams": 60, "fanout_addresses": 4},
+               "slowloris": 50, "slow_bodies": 10, "drip_s": 1.0, "fanout_streams": 60, "fanout_addresses": 4,
+               "cost_streams": (0, 20)},
     "history": {"games": ("euchre-redeals",)},
 }
 AREAS = ("latency", "fanout", "weight", "taps", "attack", "history")
@@ -180,6 +181,15 @@ def verdicts(results: dict, smoke: bool) -> list[dict]:
             hit["errors"] + attack["server_errors"] + attack["server_log_errors"], "", None, "0",
             hit["errors"] + attack["server_errors"] + attack["server_log_errors"] == 0,
             f"other load on the machine {attack['cpu_attack']['other_cores']} cores")
+        fan = attack["attack"].get("fanout") or {}
+        if fan.get("writes"):
+            row("attack", "fan-out: streams held on the attacker's table (of those tried) · whole boards sent them",
+                fan["most_held"], "", attack.get("fanout_streams"), None, None,
+                f"refused {fan['refused']}; {fan['whole_boards']} whole boards, {fan['bytes'] / 1e6:.0f} MB")
+        for run in (attack.get("message_cost") or {}).get("runs", [])[1:]:
+            row("attack", f"a worker's CPU for one message to each of {run['streams']} streams of a table",
+                run["us_a_stream"], "µs", None, note=f"the last stream had it after "
+                f"{run['last_arrival_ms'].get('p50', 0):.0f} ms (p50)")
         slow = attack["attack"]
         row("attack", "slow sockets held at the end (of those opened)", slow["slowloris"]["still_held_at_end"]
             + slow["slow_bodies"]["still_held_at_end"], "", slow["slowloris"]["opened"] + slow["slow_bodies"]["opened"],

@@ -485,6 +485,79 @@ async def attack(spec: dict) -> dict:
             "importers": len(importers), "seconds": seconds}
 
 
+# --- what one table's changes cost: a worker's CPU for each message to each of its streams -------------
+
+
+def message_cost(work: str, streams: tuple[int, ...] = (0, 200, 800), changes: int = 24) -> dict:
+    """One worker, one table whose host enters and undoes a cell every 300 ms (every change a
+    message: the table's streams are sent at most one every 250 ms, scorekeeper/live.py), with
+    `streams` live streams on it (half its board link's): the worker's CPU per change, the
+    difference per stream, and when the last stream had each message."""
+
+    def cpu(pid: int) -> float:
+        with open(f"/proc/{pid}/stat") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    async def one(count: int) -> dict:
+        path = os.path.join(work, f"cost-{count}")
+        shutil.rmtree(path, ignore_errors=True)
+        instance = Instance(path)
+        server = Server(path, workers=1)
+        try:
+            worker = server.worker_pids()[0]
+            host = instance.device()
+            connection = Connection(server.port)
+            headers = {"Cookie": host["cookie"], "X-CSRF-Token": host["csrf"], "HX-Request": "true",
+                       "Content-Type": "application/x-www-form-urlencoded"}
+            reply = await connection.request("POST", "/new/escalero", headers, b"player=A&player=B")
+            token = reply.headers["location"].rsplit("/", 1)[-1]
+            page = (await connection.request("GET", f"/t/{token}", {"Cookie": host["cookie"]})).text()
+            board_token = re.search(r'href="/b/([\w-]+)"', page).group(1)
+            change = board_change(page)
+            arrived: list[float] = []
+
+            async def stream(n: int) -> None:
+                reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+                writer.write(f"GET /{'t' if n % 2 else 'b'}/{token if n % 2 else board_token}/live HTTP/1.1\r\n"
+                             f"Host: 127.0.0.1\r\n\r\n".encode())
+                while await reader.read(65536):
+                    arrived.append(time.monotonic())
+
+            tasks = [asyncio.create_task(stream(n)) for n in range(count)]
+            await asyncio.sleep(2 + count / 400)
+            cell = {"type": "score", "player": "A", "column": 1, "row": "1", "value": 3}
+            target, lags, began = None, [], cpu(worker)
+            for _ in range(changes):
+                if target is None:
+                    path_, fields = f"/t/{token}/entries", {"event": cell, "change": change, "idem": secrets.token_urlsafe(9)}
+                else:
+                    path_, fields = f"/t/{token}/undo", {"target": str(target), "change": change, "idem": secrets.token_urlsafe(9)}
+                reply = await connection.request("POST", path_, headers, form(fields))
+                done, mark = time.monotonic(), len(arrived)
+                html = reply.text()
+                change = board_change(html) or change
+                found = re.search(r"/undo\" hx-vals='[^']*\"target\": (\d+)", html)
+                target = int(found.group(1)) if found and target is None else None
+                await asyncio.sleep(0.3)
+                if len(arrived) > mark:
+                    lags.append((max(arrived[mark:]) - done) * 1000)
+            spent = (cpu(worker) - began) / changes * 1000
+            for task in tasks:
+                task.cancel()
+            connection.close()
+            return {"streams": count, "worker_ms_a_change": round(spent, 2), "last_arrival_ms": summary(lags)}
+        finally:
+            server.stop()
+            shutil.rmtree(path, ignore_errors=True)
+
+    runs = [asyncio.run(one(count)) for count in streams]
+    for fewer, run in zip(runs, runs[1:]):  # the slope: what each stream more costs
+        run["us_a_stream"] = round((run["worker_ms_a_change"] - fewer["worker_ms_a_change"]) * 1000
+                                   / (run["streams"] - fewer["streams"]), 1)
+    return {"runs": runs}
+
+
 # --- the run ---------------------------------------------------------------------------------------------
 
 
@@ -492,14 +565,15 @@ def run(work: str, rate: float = 50.0, baseline: float = 15.0, seconds: float = 
         players: int = 4, workers: int = 2, concurrency: int = 2, slowloris: int = 2000, slow_bodies: int = 200,
         drip_s: float = 5.0, kinds: tuple[str, ...] = (), cap: int | None = None, requests: str | None = None,
         fanout_streams: int = 2520, fanout_addresses: int = 20, fanout_rate: float = 8.0, profile: str | None = None,
-        log=print) -> dict:
+        cost_streams: tuple[int, ...] = (0, 200, 800), log=print) -> dict:
     """`kinds`: some of tables, imports, players, nested, codes, history, fanout and slow (all
     when empty; BENCH_ATTACK_KINDS="history,fanout" chooses from the command line); `cap`: the
     connections one address may hold of the server, `requests` its requests a second
     ("rate/burst") (None: the production defaults, scorekeeper/worker.py; 0, "0": none);
     `fanout_streams` from `fanout_addresses` addresses on the attacker's table, whose host
-    enters and undoes `fanout_rate` times a second. `profile`: a folder; py-spy then samples the
-    workers during the attack (`python -m bench --only attack --profile`)."""
+    enters and undoes `fanout_rate` times a second, and what a message costs a worker for each
+    stream of a table (`message_cost` with `cost_streams`). `profile`: a folder; py-spy then
+    samples the workers during the attack (`python -m bench --only attack --profile`)."""
     kinds = kinds or tuple(k for k in os.environ.get("BENCH_ATTACK_KINDS", "").split(",") if k)
     path = os.path.join(work, "attack")
     shutil.rmtree(path, ignore_errors=True)
@@ -517,7 +591,8 @@ def run(work: str, rate: float = 50.0, baseline: float = 15.0, seconds: float = 
                                                 "SCOREKEEPER_REQUESTS_PER_ADDRESS": requests})
     out = {"connections_per_address": cap, "requests_per_address": requests, "rate_per_s": rate, "baseline_s": baseline, "attack_s": seconds, "victim_tables": tables,
            "kinds": list(kinds) or "all",
-           "workers": workers, "concurrency_per_attack": concurrency, "padded_log_events": PADDED_EVENTS}
+           "workers": workers, "concurrency_per_attack": concurrency, "padded_log_events": PADDED_EVENTS,
+           "fanout_streams": fanout_streams, "fanout_addresses": fanout_addresses, "fanout_rate": fanout_rate}
     attacker = None
     try:
         meter = CpuMeter([os.getpid(), server.process.pid, *server.worker_pids()])
@@ -592,6 +667,13 @@ def run(work: str, rate: float = 50.0, baseline: float = 15.0, seconds: float = 
         f"victim errors {out['under_attack']['errors']} · 5xx {out['server_errors']} · "
         f"other load {out['cpu_attack']['other_cores']} cores")
     log(f"  attack requests: " + "; ".join(f"{kind} {counts}" for kind, counts in requests.items()))
+    if "fanout" in (kinds or ("fanout",)) and cost_streams:
+        out["message_cost"] = message_cost(work, cost_streams)
+        log("  a message to a table's streams: " + "; ".join(
+            f"{run['streams']} streams {run['worker_ms_a_change']} ms of the worker a change"
+            + (f" ({run['us_a_stream']} µs a stream, the last one had it after "
+               f"{run['last_arrival_ms'].get('p50', 0):.0f} ms)" if "us_a_stream" in run else "")
+            for run in out["message_cost"]["runs"]))
     fan = out["attack"]["fanout"]
     if fan["writes"]:
         log(f"  fan-out: {fan['most_held']} streams held at most (opened {fan['opened']}, refused {fan['refused']}, "
