@@ -22,10 +22,13 @@ connections) — and its connection is closed.
 
 Live streams, too: each is a connection held for minutes that every change of its table writes
 to, so one address's streams are capped apart (`streams`, fewer than its connections; board-link
-streams included, `LIVE`): a stream is counted while its request is served, and the one past the
-cap gets a 429 in the words of its Accept-Language before the app sees it — the phone polls
-instead (static/app.js). Issue 25: 2,521 streams from 20 addresses on an attacker's table, and
-refused in the app each cost a table's context and a page (~1 ms, 300 a second).
+streams included, `LIVE`), and so are one link's (`link_streams`: a table's join link and its
+board link, each): a stream is counted while its request is served, and the one past a cap gets
+a 429 in the words of its Accept-Language before the app sees it — the phone polls instead
+(static/app.js). Issue 25: 2,521 streams from 20 addresses on an attacker's table; each change
+of one table costs a worker ~60 µs a stream, all at once, so the link's cap bounds what one
+table's writes hold the others' requests for (64 streams: ~4 ms a change, at most four a second).
+Refused in the app, a stream cost a table's context and a page (~1 ms, 300 a second).
 
 All three are counted in `AddressTable`, in memory the master shares with the workers it forks
 (issue 25: counted per worker, two workers gave an address twice both).
@@ -66,6 +69,7 @@ from gunicorn.workers.ggevent import GeventWorker
 
 DEFAULT_CAP = 64  # connections one address holds of the server
 DEFAULT_STREAMS = 16  # live streams one address holds of the server (a phone has one a table it shows)
+DEFAULT_LINK_STREAMS = 64  # live streams on one table's link (its phones, screens and onlookers)
 DEFAULT_RATE = (10.0, 20.0)  # requests a second one address makes of the server, and its burst
 TARPIT = 1.0  # seconds a request past the rate waits for its 429: a client that waits for answers slows down
 BODY_SECONDS = 20.0  # how long a request's body may take to arrive after its head
@@ -86,18 +90,19 @@ def N_(text: str) -> str:
 
 STREAMS_FULL = N_("Too many live boards are open from this address: this one updates every few seconds "
                   "instead.")
-LIVE = re.compile(r"/[tb]/[^/]+/live")  # a live stream's path (web/table.py), the join link's or the board's
+LINK_FULL = N_("Too many live boards of this table are open: this one updates every few seconds instead.")
+LIVE = re.compile(r"/[tb]/([^/]+)/live")  # a live stream's path (web/table.py), the join link's or the board's
 
 
-def stream_refusals() -> dict[str, bytes]:
-    """The answer to a stream past its address's cap in every language of the catalogs."""
+def stream_refusals(message: str = STREAMS_FULL) -> dict[str, bytes]:
+    """The answer to a stream past a cap, `message`, in every language of the catalogs."""
     from babel.support import Translations
 
     folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "translations")
-    words = {"en": STREAMS_FULL}
+    words = {"en": message}
     for language in sorted(os.listdir(folder)):
         if os.path.isfile(os.path.join(folder, language, "LC_MESSAGES", "messages.mo")):
-            words[language] = Translations.load(folder, [language]).gettext(STREAMS_FULL)
+            words[language] = Translations.load(folder, [language]).gettext(message)
     return {language: answer("429 Too Many Requests", (text + "\n").encode(), b"Retry-After: 30",
                              b"Content-Language: " + language.encode())
             for language, text in words.items()}
@@ -144,6 +149,15 @@ def streams_from_environment(cap: int) -> int:
     if value is not None and value.strip().isdigit():
         return int(value)
     return min(DEFAULT_STREAMS, cap) if cap else 0
+
+
+def link_streams_from_environment(cap: int) -> int:
+    """The cap on one link's live streams: SCOREKEEPER_STREAMS_PER_LINK, else
+    DEFAULT_LINK_STREAMS; none when connections are not capped (the test and bench servers)."""
+    value = os.environ.get("SCOREKEEPER_STREAMS_PER_LINK")
+    if value is not None and value.strip().isdigit():
+        return int(value)
+    return DEFAULT_LINK_STREAMS if cap else 0
 
 
 def body_seconds_from_environment() -> float:
@@ -400,6 +414,7 @@ class CappedGeventWorker(GeventWorker):
 
     cap = DEFAULT_CAP
     streams: int | None = None  # live streams an address holds (None: from the environment, at start)
+    link_streams: int | None = None  # live streams on one link (None: from the environment, at start)
     rate, burst = DEFAULT_RATE
     body_seconds = BODY_SECONDS
     most_open = MOST_CONNECTIONS
@@ -410,21 +425,45 @@ class CappedGeventWorker(GeventWorker):
             type(self).table = AddressTable(1, self.rate, self.burst)
         if self.streams is None:
             type(self).streams = streams_from_environment(self.cap)
+        if self.link_streams is None:
+            type(self).link_streams = link_streams_from_environment(self.cap)
         self.table.claim(os.getpid())
         self.open_total = 0
         self.refused_connections = self.refused_requests = self.refused_full = self.refused_streams = 0
-        self.stream_refusals = stream_refusals()
+        self.stream_refusals = {"address": stream_refusals(STREAMS_FULL), "link": stream_refusals(LINK_FULL)}
         super().init_process()
 
-    def stream_refusal(self, req) -> bytes:
-        """The refusal past the streams' cap, in the first language of the request's
-        Accept-Language the catalogs have (else English)."""
+    def stream_refusal(self, req, cap: str = "address") -> bytes:
+        """The refusal past a streams' cap ("address" or "link"), in the first language of the
+        request's Accept-Language the catalogs have (else English)."""
+        refusals = self.stream_refusals[cap]
         header = next((value for name, value in req.headers if name == "ACCEPT-LANGUAGE"), "")
         for tag in header.split(","):
             language = tag.split(";", 1)[0].strip()[:2].lower()
-            if language in self.stream_refusals:
-                return self.stream_refusals[language]
-        return self.stream_refusals["en"]
+            if language in refusals:
+                return refusals[language]
+        return refusals["en"]
+
+    def open_stream(self, req, addr) -> tuple[list[int], bytes | None]:
+        """Count a live stream for its address and its link: the slots counted (give them back
+        when it ends), and the refusal when a cap is reached (nothing then counted)."""
+        live = LIVE.fullmatch(req.path or "") if req.method == "GET" else None
+        if live is None:
+            return [], None
+        held = []
+        for key, cap, kind in ((address_key(addr), self.streams, "address"),
+                               ("link " + live.group(1), self.link_streams, "link")):
+            if not cap:
+                continue
+            slot = self.table.open_stream(key, cap)
+            if slot is False:
+                for taken in held:
+                    self.table.close_stream(taken)
+                self.refused_streams += 1
+                return [], self.stream_refusal(req, kind)
+            if slot is not None:
+                held.append(slot)
+        return held, None
 
     def allowed(self, key: str) -> bool:
         """Take one request from the address's bucket; False when it is empty."""
@@ -440,12 +479,9 @@ class CappedGeventWorker(GeventWorker):
                 pass
             raise StopIteration()  # gunicorn closes the connection
         refusal = self.read_body(req, sock)
-        stream = None
-        if not refusal and self.streams and req.method == "GET" and LIVE.fullmatch(req.path or ""):
-            stream = self.table.open_stream(address_key(addr), self.streams)
-            if stream is False:
-                self.refused_streams += 1
-                refusal = self.stream_refusal(req)
+        streams: list[int] = []
+        if not refusal:
+            streams, refusal = self.open_stream(req, addr)
         if refusal:
             try:
                 sock.sendall(refusal)
@@ -455,8 +491,8 @@ class CappedGeventWorker(GeventWorker):
         try:  # a stream is served within its request: counted until it ends
             return super().handle_request(listener_name, req, sock, addr)
         finally:
-            if stream is not None:
-                self.table.close_stream(stream)
+            for slot in streams:
+                self.table.close_stream(slot)
 
     def read_body(self, req, sock) -> bytes | None:
         """Read the request's whole body within `body_seconds` and hand it to the app from

@@ -410,14 +410,15 @@ def _stream(server, source: str, path: str, language: str = "en") -> tuple:
 
 def test_one_address_holds_so_many_live_streams(tmp_path, kit, figures):
     """2,521 live streams from 20 addresses on one table, each sent every change (issue 25): an
-    address holds so many streams of the whole server, board links' included; past them a 429
-    with words (the phone polls instead), another address is served, and a stream that ends
-    gives its place back."""
+    address holds so many streams of the whole server, board links' included, and so does one
+    link of a table; past them a 429 with words (the phone polls instead), another address or
+    link is served, and a stream that ends gives its place back."""
     instance = tmp_path / "instance"
     instance.mkdir()
     (instance / "config.py").write_text("KEEPALIVE_SECONDS = 0.2\n")  # a closed stream is noticed at once
     server = kit.Server(instance, workers=2, env={"SCOREKEEPER_CONNECTIONS_PER_ADDRESS": "64",
-                                                  "SCOREKEEPER_STREAMS_PER_ADDRESS": "3"})
+                                                  "SCOREKEEPER_STREAMS_PER_ADDRESS": "3",
+                                                  "SCOREKEEPER_STREAMS_PER_LINK": "4"})
     held = []
     try:
         table = service.create_table(store.connect(str(server.database)), "host", "escalero", {}, ["Anna", "Ben"])
@@ -432,7 +433,14 @@ def test_one_address_holds_so_many_live_streams(tmp_path, kit, figures):
             sock.close()
             assert answer.startswith(b"HTTP/1.1 429") and words.encode() in answer, answer
             assert b"Retry-After: 30" in answer
-        sock, answer = _stream(server, "127.0.0.13", paths[0])  # another address
+        for source in ("127.0.0.13", "127.0.0.14"):  # other addresses: the join link's third and fourth
+            sock, answer = _stream(server, source, paths[0])
+            held.append(sock)
+            assert answer.startswith(b"HTTP/1.1 200")
+        sock, answer = _stream(server, "127.0.0.15", paths[0], "pl")  # past the link's cap
+        sock.close()
+        assert answer.startswith(b"HTTP/1.1 429") and "Przy tym stole otwarto zbyt wiele".encode() in answer, answer
+        sock, answer = _stream(server, "127.0.0.15", paths[1])  # the board link has a cap of its own
         held.append(sock)
         assert answer.startswith(b"HTTP/1.1 200")
         status, _, _ = _get(server, "127.0.0.12", "/rules/escalero")  # its pages are served all the same
@@ -447,7 +455,7 @@ def test_one_address_holds_so_many_live_streams(tmp_path, kit, figures):
             time.sleep(0.2)
         held.append(sock)
         assert answer.startswith(b"HTTP/1.1 200"), answer[:200]
-        figures.add("moderation", "streams_refused", 2)
+        figures.add("moderation", "streams_refused", 3)
     finally:
         for sock in held:
             sock.close()
@@ -461,13 +469,14 @@ def test_a_stream_past_the_cap_is_told_in_the_phone_s_language():
 
     from scorekeeper import worker
 
-    refusals = worker.stream_refusals()
-    assert set(refusals) == {"en", "de", "es", "pl"}
-    refuse = lambda header: worker.CappedGeventWorker.stream_refusal(
-        SimpleNamespace(stream_refusals=refusals), SimpleNamespace(headers=[("ACCEPT-LANGUAGE", header)]))
+    refusals = {"address": worker.stream_refusals(worker.STREAMS_FULL), "link": worker.stream_refusals(worker.LINK_FULL)}
+    assert set(refusals["address"]) == set(refusals["link"]) == {"en", "de", "es", "pl"}
+    refuse = lambda header, cap="address": worker.CappedGeventWorker.stream_refusal(
+        SimpleNamespace(stream_refusals=refusals), SimpleNamespace(headers=[("ACCEPT-LANGUAGE", header)]), cap)
     assert b"Zu viele Live-Tafeln" in refuse("de-AT,de;q=0.9,en;q=0.8")
     assert b"Z tego adresu" in refuse("fr-FR, pl;q=0.5") and b"demasiados" in refuse("es")
     assert refuse("").startswith(b"HTTP/1.1 429 Too Many Requests") and b"Too many live boards" in refuse("zz")
+    assert b"of this table" in refuse("en", "link") and "Esta mesa tiene".encode() in refuse("es", "link")
     assert worker.LIVE.fullmatch("/t/abc-_1/live") and worker.LIVE.fullmatch("/b/x/live")
     assert not worker.LIVE.fullmatch("/t/abc/live/x") and not worker.LIVE.fullmatch("/t/abc/board")
 
