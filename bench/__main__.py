@@ -1,6 +1,6 @@
-"""`python -m bench` (make bench): entry latency, live fan-out, page weight, taps and an attack
-on another table's entries, each against a baseline measured in the same run; prints a table and writes JSON to
-bench/results/ (latest.json and one file per run).
+"""`python -m bench` (make bench): entry latency, live fan-out, page weight, taps, an attack on
+another table's entries and a big game's pages, each against a baseline measured in the same run
+or a target; prints a table and writes JSON to bench/results/ (latest.json and one file per run).
 
     python -m bench            the full run (about ten minutes on a 2-core machine)
     python -m bench --smoke    tiny sizes, well under a minute: CI keeps the bench working
@@ -32,6 +32,7 @@ FULL = {
     "taps": {},
     "attack": {"rate": 50.0, "baseline": 15.0, "seconds": 30.0, "tables": 10, "concurrency": 2,
                "slowloris": 2000, "slow_bodies": 200, "drip_s": 5.0},
+    "history": {},
 }
 SMOKE = {
     "latency": {"counts": (3,), "rate": 20.0, "seconds": 2.0},
@@ -39,9 +40,11 @@ SMOKE = {
     "weight": {},
     "taps": {"games": ("escalero",)},
     "attack": {"rate": 20.0, "baseline": 2.0, "seconds": 3.0, "tables": 3, "concurrency": 1,
-               "slowloris": 50, "slow_bodies": 10, "drip_s": 1.0},
+               "slowloris": 50, "slow_bodies": 10, "drip_s": 1.0, "fanout_streams": 60, "fanout_addresses": 4,
+               "cost_streams": (0, 20)},
+    "history": {"games": ("euchre-redeals",)},
 }
-AREAS = ("latency", "fanout", "weight", "taps", "attack")
+AREAS = ("latency", "fanout", "weight", "taps", "attack", "history")
 
 
 def loadavg() -> list[float]:
@@ -99,8 +102,10 @@ def verdicts(results: dict, smoke: bool) -> list[dict]:
             p95, p99 = run["every_phone_ms"].get("p95"), run["every_phone_ms"].get("p99")
             bare_p99 = base.get("every_phone_ms", {}).get("p99")
             big = m >= 3000
+            other = run.get("cpu", {}).get("other_cores")
             row("fan-out", f"M={m} update at every phone p95", p95, "ms", base.get("every_phone_ms", {}).get("p95"),
-                "≤ 60 ms" if big else None, (p95 is not None and p95 <= 60) if big else None)
+                "≤ 60 ms" if big else None, (p95 is not None and p95 <= 60) if big else None,
+                f"other load {other} cores, bare's {base.get('cpu', {}).get('other_cores')}" if other is not None else "")
             row("fan-out", f"M={m} update at every phone p99", p99, "ms", bare_p99, "≤ 2× bare" if big else None,
                 (None not in (p99, bare_p99) and p99 <= 2 * bare_p99) if big else None)
             errors = (run["connect"].get("failures", 0) + run["entry_errors"] + run["missing_updates"]
@@ -178,10 +183,31 @@ def verdicts(results: dict, smoke: bool) -> list[dict]:
             hit["errors"] + attack["server_errors"] + attack["server_log_errors"], "", None, "0",
             hit["errors"] + attack["server_errors"] + attack["server_log_errors"] == 0,
             f"other load on the machine {attack['cpu_attack']['other_cores']} cores")
+        fan = attack["attack"].get("fanout") or {}
+        if fan.get("writes"):
+            row("attack", "fan-out: streams held on the attacker's table (of those tried) · whole boards sent them",
+                fan["most_held"], "", attack.get("fanout_streams"), None, None,
+                f"refused {fan['refused']}; {fan['whole_boards']} whole boards, {fan['bytes'] / 1e6:.0f} MB")
+        for run in (attack.get("message_cost") or {}).get("runs", [])[1:]:
+            row("attack", f"a worker's CPU for one message to each of {run['streams']} streams of a table",
+                run["us_a_stream"], "µs", None, note=f"the last stream had it after "
+                f"{run['last_arrival_ms'].get('p50', 0):.0f} ms (p50)")
         slow = attack["attack"]
         row("attack", "slow sockets held at the end (of those opened)", slow["slowloris"]["still_held_at_end"]
             + slow["slow_bodies"]["still_held_at_end"], "", slow["slowloris"]["opened"] + slow["slow_bodies"]["opened"],
             note=f"{attack['connections_per_address'] or 'no'} connections an address a worker")
+    history = results.get("history")
+    if history:
+        for name, game in history["games"].items():
+            routes = game["routes"]
+            hold = max((figures[kind]["hold_ms"], route, kind) for route, figures in routes.items() for kind in figures)
+            cpu = max((figures[kind]["cpu_ms"], route, kind) for route, figures in routes.items() for kind in figures)
+            warm = max((figures["warm"]["cpu_ms"], route) for route, figures in routes.items() if "warm" in figures)
+            row("history", f"{name} ({game['events']} events): longest hold of a worker, any route", hold[0], "ms",
+                None, f"≤ {history['target_ms']:.0f} ms", hold[0] <= history["target_ms"],
+                f"{hold[1]}, {hold[2]}; most CPU {cpu[0]:.0f} ms ({cpu[1]}, {cpu[2]}), warm {warm[0]:.0f} ms ({warm[1]})")
+            row("history", f"{name}: the board link's earlier entries", game["board_link_earlier"], "", None, "404",
+                game["board_link_earlier"] == 404)
     return rows
 
 
@@ -211,7 +237,7 @@ def main(argv=None) -> int:
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, under a minute")
     parser.add_argument("--only", default=",".join(AREAS), help="comma-separated areas: " + ", ".join(AREAS))
     parser.add_argument("--profile", action="store_true",
-                        help="py-spy samples the workers during the entry-latency run (needs .[bench])")
+                        help="py-spy samples the workers during the entry-latency run and the attack (needs .[bench])")
     parser.add_argument("--out", default=os.path.join(ROOT, "bench", "results"), help="folder for the JSON")
     args = parser.parse_args(argv)
     areas = [a.strip() for a in args.only.split(",") if a.strip()]
@@ -240,10 +266,12 @@ def main(argv=None) -> int:
                 from . import weight as module
             elif area == "attack":
                 from . import attack as module
+            elif area == "history":
+                from . import history as module
             else:
                 from . import taps as module
             options = dict(plan[area])
-            if area == "latency" and args.profile:
+            if area in ("latency", "attack") and args.profile:
                 options["profile"] = args.out
             results[area] = module.run(work, **options, log=lambda text: print(text, flush=True))
             results[area]["load_after"] = loadavg()

@@ -16,7 +16,14 @@ scorekeeper/worker.py count each apart, as on a pub's Wi-Fi:
 - POST deeply nested JSON to the victim's table and wrong codes to /join;
 - slowloris: many sockets from one address sending a request's headers one line every few seconds,
   never ending;
-- POSTs that promise more body than they send.
+- POSTs that promise more body than they send;
+- the history loop (issue 25): the padded Euchre log imported once, its history page, the
+  board's earlier entries and a page further back of each fetched by its importer (the host:
+  rows with their corrections) in closed loops;
+- fan-out amplification (issue 25): thousands of live streams from 20 addresses on the
+  attacker's own table, half on its join link and half on its board link, each refused one
+  opened again every two seconds, while the attacker's host enters a cell and undoes it 8 times
+  a second (every undo a whole board).
 
 Reported: the victim's entry p50/p99 (server, from Server-Timing, and client) under attack
 against the baseline; a bare durable commit's p99 at the same moments (timing.py: a scratch
@@ -33,6 +40,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import secrets
 import shutil
 import subprocess
@@ -47,6 +55,8 @@ from .common import (ROOT, board_change, Connection, CpuMeter, Instance, Server,
 ATTACKERS = ["127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"]  # the victim's phones are 127.0.1.x
 SLOW_FROM = "127.0.0.6"  # slowloris: one address, as the issue found it
 BODIES_FROM = "127.0.0.7"  # the bodies promised and never sent
+FANOUT_HOST = "127.0.3.100"  # the host of the attacker's table, entering and undoing
+FANOUT_FROM = "127.0.3.{}"  # the streams on it: 127.0.3.1 …
 PADDED_EVENTS = 2000  # service.MAX_LOG_EVENTS: the largest log the server takes
 
 
@@ -282,13 +292,140 @@ async def attack(spec: dict) -> dict:
 
     makers = {"tables": tables_maker, "imports": imports_maker, "players": players_maker,
               "nested": nested_maker, "codes": codes_maker}
-    kinds = spec.get("kinds") or list(makers) + ["slow"]
+    kinds = spec.get("kinds") or list(makers) + ["history", "fanout", "slow"]
     tasks = []
     for kind, make in makers.items():
         if kind not in kinds:
             continue
         for n in range(concurrency):
             tasks.append(asyncio.create_task(loop_of(kind, ATTACKERS[n % len(ATTACKERS)], make())))
+
+    # the history loop: one padded log imported, its pages fetched by its importer, round and round
+    history = {"pages": []}
+    counts["history"] = Counter()
+
+    async def history_attack() -> None:
+        importer = instance.device()
+        boundary = "bench" + secrets.token_hex(8)
+        body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"log\"; filename=\"log.json\"\r\n"
+                f"Content-Type: application/json\r\n\r\n").encode() + log + f"\r\n--{boundary}--\r\n".encode()
+        connection = From(port, ATTACKERS[-1])
+        headers = {"Cookie": importer["cookie"], "X-CSRF-Token": importer["csrf"]}
+        try:
+            reply = await connection.request("POST", "/import", {
+                **headers, "Content-Type": f"multipart/form-data; boundary={boundary}"}, body)
+            if reply.status != 303:
+                counts["history"][f"import {reply.status}"] += 1
+                return
+            token = reply.headers["location"].split("/")[2]
+            for path in (f"/t/{token}/history", f"/t/{token}/board/earlier"):
+                history["pages"].append(path)
+                reply = await connection.request("GET", path, {**headers, "HX-Request": "true"})
+                found = re.search(r'data-more hx-get="([^"]+)"', reply.text())
+                if found:
+                    history["pages"].append(found.group(1).replace("&amp;", "&"))
+        except Exception as error:  # noted; the other attacks go on
+            counts["history"][f"setup {type(error).__name__}"] += 1
+            return
+        finally:
+            connection.close()
+        turn = {"n": 0}
+
+        def make():
+            turn["n"] += 1
+            return "GET", history["pages"][turn["n"] % len(history["pages"])], {**headers, "HX-Request": "true"}, b""
+
+        await asyncio.gather(*(loop_of("history", ATTACKERS[n % len(ATTACKERS)], make) for n in range(2)))
+
+    if "history" in kinds:
+        tasks.append(asyncio.create_task(history_attack()))
+
+    # fan-out amplification: streams on the attacker's own table while its host enters and undoes
+    fan = {"opened": 0, "refused": 0, "failed": 0, "held": 0, "most_held": 0, "bytes": 0, "whole_boards": 0,
+           "writes": Counter(), "write_ms": []}
+
+    async def hold_stream(source: str, path: str) -> None:
+        """A live stream, read and thrown away until the deadline; opened again two seconds
+        after a refusal, as a persistent attacker would."""
+        while loop.time() < deadline:
+            writer = None
+            try:
+                reader, writer = await asyncio.wait_for(asyncio.open_connection(
+                    "127.0.0.1", port, local_addr=(source, 0)), 10)
+                writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+                head = await asyncio.wait_for(reader.readuntil(b"\r\n"), max(1.0, deadline - loop.time()))
+                if not head.startswith(b"HTTP/1.1 200"):
+                    fan["refused"] += 1
+                    writer.close()
+                    await asyncio.sleep(2.0)
+                    continue
+                fan["opened"] += 1
+                fan["held"] += 1
+                fan["most_held"] = max(fan["most_held"], fan["held"])
+                whole, carry = b'class="board-inner"', b""
+                try:
+                    while loop.time() < deadline:
+                        chunk = await asyncio.wait_for(reader.read(65536), max(0.1, deadline - loop.time()))
+                        if not chunk:
+                            break
+                        fan["bytes"] += len(chunk)
+                        fan["whole_boards"] += (carry + chunk).count(whole)  # a board split between reads counts once
+                        carry = (carry + chunk)[1 - len(whole):]
+                finally:
+                    fan["held"] -= 1
+            except (asyncio.TimeoutError, OSError, asyncio.IncompleteReadError):
+                if loop.time() < deadline:
+                    fan["failed"] += 1
+                    await asyncio.sleep(0.5)
+            finally:
+                if writer is not None:
+                    writer.close()
+
+    async def fanout_attack() -> None:
+        host = instance.device()
+        connection = From(port, FANOUT_HOST)
+        headers = {"Cookie": host["cookie"], "X-CSRF-Token": host["csrf"], "Content-Type": "application/x-www-form-urlencoded"}
+        try:
+            reply = await connection.request("POST", "/new/escalero", headers, urlencode([("player", "A"), ("player", "B")]).encode())
+            token = reply.headers["location"].rsplit("/", 1)[-1]
+            page = (await connection.request("GET", f"/t/{token}", {"Cookie": host["cookie"]})).text()
+            board_token = re.search(r'href="/b/([\w-]+)"', page).group(1)
+            change = board_change(page)
+        except Exception as error:
+            fan["writes"][f"setup {type(error).__name__}"] += 1
+            return
+        addresses = spec["fanout_addresses"]
+        streams = [asyncio.create_task(hold_stream(FANOUT_FROM.format(1 + n % addresses),
+                                                   f"/t/{token}/live" if n % 2 else f"/b/{board_token}/live"))
+                   for n in range(spec["fanout_streams"])]
+        cell = {"type": "score", "player": "A", "column": 1, "row": "1", "value": 3}
+        started, k, target = loop.time(), 0, None
+        while loop.time() < deadline:  # enter, undo, enter, undo … 8 a second, open loop
+            await asyncio.sleep(max(0.0, started + k / spec["fanout_rate"] - loop.time()))
+            k += 1
+            if target is None:
+                path, fields = f"/t/{token}/entries", {"event": cell, "change": change, "idem": secrets.token_urlsafe(9)}
+            else:
+                path, fields = f"/t/{token}/undo", {"target": str(target), "change": change, "idem": secrets.token_urlsafe(9)}
+            try:
+                reply = await connection.request("POST", path, {**headers, "HX-Request": "true"}, form(fields))
+            except Exception as error:
+                fan["writes"][type(error).__name__] += 1
+                connection.close()
+                connection = From(port, FANOUT_HOST)
+                continue
+            fan["writes"][f"{path.rsplit('/', 1)[-1]} {reply.status}"] += 1
+            fan["write_ms"].append(reply.client_ms)
+            if reply.status < 300:
+                html = reply.text()
+                change = board_change(html) or change
+                found = re.search(r"/undo\" hx-vals='[^']*\"target\": (\d+)", html)
+                target = int(found.group(1)) if found and target is None else None
+        connection.close()
+        await asyncio.gather(*streams, return_exceptions=True)
+
+    if "fanout" in kinds:
+        tasks.append(asyncio.create_task(fanout_attack()))
 
     # slowloris: request heads a line at a time; and bodies promised but never sent
     slow: list[Slow] = []
@@ -337,12 +474,88 @@ async def attack(spec: dict) -> dict:
     answers = Counter(p.answered.split(b"\r\n", 1)[0].decode("latin-1")[:40] for p in slow + bodies if p.answered)
     for protocol in slow + bodies:
         protocol.transport.abort()
+    fan["write_ms"] = summary(fan["write_ms"])
+    fan["writes"] = dict(fan["writes"])
     return {"requests": {kind: dict(sorted((str(k), v) for k, v in c.items())) for kind, c in counts.items()},
+            "history_pages": history["pages"], "fanout": fan,
             "slowest_s": {k: round(v, 3) for k, v in slowest.items()},
             "slowloris": {"opened": len(slow), "still_held_at_end": held["slowloris"], "drip_s": spec["drip_s"]},
             "slow_bodies": {"opened": len(bodies), "still_held_at_end": held["slow_bodies"]},
             "slow_connect_failures": dict(failed), "slow_cut_after_s": summary(cut), "slow_answers": dict(answers),
             "importers": len(importers), "seconds": seconds}
+
+
+# --- what one table's changes cost: a worker's CPU for each message to each of its streams -------------
+
+
+def message_cost(work: str, streams: tuple[int, ...] = (0, 200, 800), changes: int = 24) -> dict:
+    """One worker, one table whose host enters and undoes a cell every 300 ms (every change a
+    message: the table's streams are sent at most one every 250 ms, scorekeeper/live.py), with
+    `streams` live streams on it (half its board link's): the worker's CPU per change, the
+    difference per stream, and when the last stream had each message."""
+
+    def cpu(pid: int) -> float:
+        with open(f"/proc/{pid}/stat") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    async def one(count: int) -> dict:
+        path = os.path.join(work, f"cost-{count}")
+        shutil.rmtree(path, ignore_errors=True)
+        instance = Instance(path)
+        server = Server(path, workers=1)
+        try:
+            worker = server.worker_pids()[0]
+            host = instance.device()
+            connection = Connection(server.port)
+            headers = {"Cookie": host["cookie"], "X-CSRF-Token": host["csrf"], "HX-Request": "true",
+                       "Content-Type": "application/x-www-form-urlencoded"}
+            reply = await connection.request("POST", "/new/escalero", headers, b"player=A&player=B")
+            token = reply.headers["location"].rsplit("/", 1)[-1]
+            page = (await connection.request("GET", f"/t/{token}", {"Cookie": host["cookie"]})).text()
+            board_token = re.search(r'href="/b/([\w-]+)"', page).group(1)
+            change = board_change(page)
+            arrived: list[float] = []
+
+            async def stream(n: int) -> None:
+                reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+                writer.write(f"GET /{'t' if n % 2 else 'b'}/{token if n % 2 else board_token}/live HTTP/1.1\r\n"
+                             f"Host: 127.0.0.1\r\n\r\n".encode())
+                while await reader.read(65536):
+                    arrived.append(time.monotonic())
+
+            tasks = [asyncio.create_task(stream(n)) for n in range(count)]
+            await asyncio.sleep(2 + count / 400)
+            cell = {"type": "score", "player": "A", "column": 1, "row": "1", "value": 3}
+            target, lags, began = None, [], cpu(worker)
+            for _ in range(changes):
+                if target is None:
+                    path_, fields = f"/t/{token}/entries", {"event": cell, "change": change, "idem": secrets.token_urlsafe(9)}
+                else:
+                    path_, fields = f"/t/{token}/undo", {"target": str(target), "change": change, "idem": secrets.token_urlsafe(9)}
+                reply = await connection.request("POST", path_, headers, form(fields))
+                done, mark = time.monotonic(), len(arrived)
+                html = reply.text()
+                change = board_change(html) or change
+                found = re.search(r"/undo\" hx-vals='[^']*\"target\": (\d+)", html)
+                target = int(found.group(1)) if found and target is None else None
+                await asyncio.sleep(0.3)
+                if len(arrived) > mark:
+                    lags.append((max(arrived[mark:]) - done) * 1000)
+            spent = (cpu(worker) - began) / changes * 1000
+            for task in tasks:
+                task.cancel()
+            connection.close()
+            return {"streams": count, "worker_ms_a_change": round(spent, 2), "last_arrival_ms": summary(lags)}
+        finally:
+            server.stop()
+            shutil.rmtree(path, ignore_errors=True)
+
+    runs = [asyncio.run(one(count)) for count in streams]
+    for fewer, run in zip(runs, runs[1:]):  # the slope: what each stream more costs
+        run["us_a_stream"] = round((run["worker_ms_a_change"] - fewer["worker_ms_a_change"]) * 1000
+                                   / (run["streams"] - fewer["streams"]), 1)
+    return {"runs": runs}
 
 
 # --- the run ---------------------------------------------------------------------------------------------
@@ -351,10 +564,17 @@ async def attack(spec: dict) -> dict:
 def run(work: str, rate: float = 50.0, baseline: float = 15.0, seconds: float = 30.0, tables: int = 10,
         players: int = 4, workers: int = 2, concurrency: int = 2, slowloris: int = 2000, slow_bodies: int = 200,
         drip_s: float = 5.0, kinds: tuple[str, ...] = (), cap: int | None = None, requests: str | None = None,
-        log=print) -> dict:
-    """`kinds`: some of tables, imports, players, nested, codes and slow (all when empty);
-    `cap`: the connections one address may hold in a worker, `requests` its requests a second
-    ("rate/burst") (None: the production defaults, scorekeeper/worker.py; 0, "0": none)."""
+        fanout_streams: int = 2520, fanout_addresses: int = 20, fanout_rate: float = 8.0, profile: str | None = None,
+        cost_streams: tuple[int, ...] = (0, 200, 800), log=print) -> dict:
+    """`kinds`: some of tables, imports, players, nested, codes, history, fanout and slow (all
+    when empty; BENCH_ATTACK_KINDS="history,fanout" chooses from the command line); `cap`: the
+    connections one address may hold of the server, `requests` its requests a second
+    ("rate/burst") (None: the production defaults, scorekeeper/worker.py; 0, "0": none);
+    `fanout_streams` from `fanout_addresses` addresses on the attacker's table, whose host
+    enters and undoes `fanout_rate` times a second, and what a message costs a worker for each
+    stream of a table (`message_cost` with `cost_streams`). `profile`: a folder; py-spy then
+    samples the workers during the attack (`python -m bench --only attack --profile`)."""
+    kinds = kinds or tuple(k for k in os.environ.get("BENCH_ATTACK_KINDS", "").split(",") if k)
     path = os.path.join(work, "attack")
     shutil.rmtree(path, ignore_errors=True)
     instance = Instance(path)
@@ -371,7 +591,8 @@ def run(work: str, rate: float = 50.0, baseline: float = 15.0, seconds: float = 
                                                 "SCOREKEEPER_REQUESTS_PER_ADDRESS": requests})
     out = {"connections_per_address": cap, "requests_per_address": requests, "rate_per_s": rate, "baseline_s": baseline, "attack_s": seconds, "victim_tables": tables,
            "kinds": list(kinds) or "all",
-           "workers": workers, "concurrency_per_attack": concurrency, "padded_log_events": PADDED_EVENTS}
+           "workers": workers, "concurrency_per_attack": concurrency, "padded_log_events": PADDED_EVENTS,
+           "fanout_streams": fanout_streams, "fanout_addresses": fanout_addresses, "fanout_rate": fanout_rate}
     attacker = None
     try:
         meter = CpuMeter([os.getpid(), server.process.pid, *server.worker_pids()])
@@ -379,7 +600,8 @@ def run(work: str, rate: float = 50.0, baseline: float = 15.0, seconds: float = 
         out["cpu_baseline"] = meter.stop()
         spec = {"port": server.port, "seconds": seconds + 1.0, "concurrency": concurrency, "instance": path,
                 "victim": seeded[0].token, "slowloris": slowloris, "slow_bodies": slow_bodies, "drip_s": drip_s,
-                "kinds": list(kinds)}
+                "kinds": list(kinds), "fanout_streams": fanout_streams, "fanout_addresses": fanout_addresses,
+                "fanout_rate": fanout_rate}
         # the attackers' own CPU is not the server's: on these two shared cores they run niced,
         # and send what the CPU left to them lets them (their request counts are reported)
         attacker = subprocess.Popen([sys.executable, "-m", "bench.attack", "--attacker", json.dumps(spec)],
@@ -387,6 +609,12 @@ def run(work: str, rate: float = 50.0, baseline: float = 15.0, seconds: float = 
         ready = attacker.stdout.readline().strip()
         if ready != "ready":
             raise RuntimeError(f"the attackers did not start: {ready!r}")
+        spy = None
+        if profile:
+            from .profile import Spy
+
+            os.makedirs(profile, exist_ok=True)
+            spy = Spy(server.worker_pids(), max(1.0, seconds - 4), profile, delay=3.0)
         meter = CpuMeter([os.getpid(), server.process.pid, attacker.pid, *server.worker_pids()])
         served = CpuMeter([server.process.pid, *server.worker_pids()])
         attackers = CpuMeter([attacker.pid])
@@ -395,6 +623,11 @@ def run(work: str, rate: float = 50.0, baseline: float = 15.0, seconds: float = 
                              "attacker_cores": attackers.stop()["bench_and_server_cores"]}
         report, _ = attacker.communicate(timeout=seconds + 90)
         out["attack"] = json.loads(report.strip().splitlines()[-1])
+        if spy is not None:
+            out["profile"] = spy.summary()
+            log("  profile (share of busy worker time, inclusive):")
+            for pct, name in out["profile"]["inclusive_pct"][:30]:
+                log(f"    {pct:5.1f} %  {name}")
         after = asyncio.run(victim(server.port, seeded, phones, plans, position, rate, min(baseline, 5.0)))
     finally:
         if attacker is not None and attacker.poll() is None:
@@ -416,11 +649,13 @@ def run(work: str, rate: float = 50.0, baseline: float = 15.0, seconds: float = 
     # once the limits refuse every table and import (the first seconds), what is left of the attack
     out["under_attack_after_5s"] = digest([sample for sample in attacked["samples"] if sample[3] >= 5 + 1.0])
     out["after_attack"] = {**digest(after["samples"]), "errors": len(after["errors"])}
-    requests = {kind: out["attack"]["requests"].get(kind, {}) for kind in ("tables", "imports", "players", "nested", "codes")}
+    requests = {kind: out["attack"]["requests"].get(kind, {})
+                for kind in ("tables", "imports", "players", "nested", "codes", "history")}
     out["server_errors"] = sum(v for kind in requests.values() for k, v in kind.items() if k.isdigit() and int(k) >= 500)
     out["server_log_errors"] = len(errors_logged)
     out["refused"] = {"tables_429": requests["tables"].get("429", 0), "imports_429": requests["imports"].get("429", 0),
                       "codes_429": requests["codes"].get("429", 0), "nested_400": requests["nested"].get("400", 0),
+                      "streams_429": out["attack"]["fanout"]["refused"],
                       "rate_429": sum(kind.get("429 requests", 0) for kind in requests.values()),
                       "connections_429": sum(kind.get("429 connections", 0) for kind in requests.values())}
     base, hit = out["baseline"]["server_ms"], out["under_attack"]["server_ms"]
@@ -431,7 +666,19 @@ def run(work: str, rate: float = 50.0, baseline: float = 15.0, seconds: float = 
         f"{out['under_attack']['commit_ms'].get('p99', 0):.1f} ms · "
         f"victim errors {out['under_attack']['errors']} · 5xx {out['server_errors']} · "
         f"other load {out['cpu_attack']['other_cores']} cores")
-    log(f"  attack requests: " + "; ".join(f"{kind} {counts}" for kind, counts in requests.items()))
+    log("  attack requests: " + "; ".join(f"{kind} {counts}" for kind, counts in requests.items()))
+    if "fanout" in (kinds or ("fanout",)) and cost_streams:
+        out["message_cost"] = message_cost(work, cost_streams)
+        log("  a message to a table's streams: " + "; ".join(
+            f"{run['streams']} streams {run['worker_ms_a_change']} ms of the worker a change"
+            + (f" ({run['us_a_stream']} µs a stream, the last one had it after "
+               f"{run['last_arrival_ms'].get('p50', 0):.0f} ms)" if "us_a_stream" in run else "")
+            for run in out["message_cost"]["runs"]))
+    fan = out["attack"]["fanout"]
+    if fan["writes"]:
+        log(f"  fan-out: {fan['most_held']} streams held at most (opened {fan['opened']}, refused {fan['refused']}, "
+            f"failed {fan['failed']}), {fan['whole_boards']} whole boards and {fan['bytes'] / 1e6:.1f} MB sent them; "
+            f"host's writes {fan['writes']}, p99 {fan['write_ms'].get('p99', 0):.1f} ms")
     log(f"  slow sockets held at the end: {out['attack']['slowloris']['still_held_at_end']}/"
         f"{out['attack']['slowloris']['opened']} heads, {out['attack']['slow_bodies']['still_held_at_end']}/"
         f"{out['attack']['slow_bodies']['opened']} bodies")

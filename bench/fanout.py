@@ -21,7 +21,7 @@ import sys
 import time
 
 from . import bare_sse
-from .common import (ROOT, Connection, Instance, Server, escalero_plan, form, post_headers, summary)
+from .common import (ROOT, Connection, CpuMeter, Instance, Server, escalero_plan, form, post_headers, summary)
 
 SIZES = [4, 5, 6]  # phones (and players) per table, in turn
 
@@ -208,7 +208,10 @@ def run_one(target_name: str, work: str, phones_total: int, rate: float, seconds
         if connected:
             result["kib_per_phone_pss"] = (memory_after["pss"] - memory_before["pss"]) / connected
             result["kib_per_phone_rss"] = (memory_after["rss"] - memory_before["rss"]) / connected
+        # the machine's other load during the entries (two shared cores: it shows in the tails)
+        meter = CpuMeter([os.getpid(), server.process.pid, phones_proc.pid, *server.worker_pids()])
         entries = asyncio.run(make_entries(server.port, target, len(sizes), workers, rate, seconds))
+        result["cpu"] = meter.stop()
         time.sleep(2.0)  # the stragglers
         phones_proc.stdin.write("dump\n")
         phones_proc.stdin.flush()
@@ -255,7 +258,8 @@ def run_one(target_name: str, work: str, phones_total: int, rate: float, seconds
     log(f"  fan-out {target_name} M={phones_total}: connected {result['connect'].get('connected')}"
         f" in {result['connect'].get('connect_s')} s · every phone p95 {result['every_phone_ms'].get('p95')} ms"
         f" · {result.get('kib_per_phone_pss', 0):.1f} KiB/phone · missing {missing} · errors"
-        f" {result['entry_errors'] + result['connect'].get('failures', 0)}")
+        f" {result['entry_errors'] + result['connect'].get('failures', 0)}"
+        f" · other load {result.get('cpu', {}).get('other_cores')} cores")
     shutil.rmtree(path, ignore_errors=True)
     return result
 

@@ -12,12 +12,13 @@ import time
 from functools import cache
 from importlib import resources
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Iterator, Mapping, TypeVar
 
 from .games import ENGINES, GAMES
 from .games.base import Either, Engine, RuleError, SeatingError, Setup, TextError, describe, make_setup, parse_rules
 
 FORMAT = "scorekeeper-log/1"
+T = TypeVar("T")
 EVENT_EXTRAS = frozenset({"type", "at", "by", "note"})
 
 
@@ -104,19 +105,16 @@ def clean_event(engine: Engine, event: Any) -> dict[str, Any]:
 
 def fold(game: Game, events: Iterable[Any]) -> Any:
     """The state after every event; LogError naming the first bad one. Never inside a write
-    transaction: it lets the server's other requests run every few hundred events."""
+    transaction: it lets the server's other requests run every few milliseconds (`Pace`)."""
     state = game.start()
+    pace = Pace()
     for number, event in enumerate(events, 1):
-        if number % COOPERATE_EVERY == 0:
-            cooperate()
+        pace()
         try:
             state = game.apply(state, event)
         except RuleError as error:
             raise LogError("event %(number)s: %(error)s", number=number, error=error.text) from None
     return state
-
-
-COOPERATE_EVERY = 200  # events folded between two chances for other requests
 
 
 def cooperate() -> None:
@@ -126,6 +124,35 @@ def cooperate() -> None:
     this costs a system call. Never while holding a write transaction: a request that waits
     for SQLite's lock in the same worker would block it (SQLite's busy wait is not gevent's)."""
     time.sleep(0)
+
+
+SLICE = 0.005  # seconds a long loop runs at most between two chances for other requests
+
+
+class Pace:
+    """The clock of a long loop (a fold, a long page rendered): called between its steps, it
+    lets the worker's other requests run (`cooperate`) once SLICE has passed since they last
+    could. A fixed number of steps between two was too many for some games' events and too few
+    for others' (issue 25: the other tables' entries wait for at most one slice)."""
+
+    def __init__(self, slice_: float | None = None) -> None:
+        self.slice = SLICE if slice_ is None else slice_
+        self.since = time.perf_counter()
+
+    def __call__(self) -> None:
+        if time.perf_counter() - self.since >= self.slice:
+            cooperate()
+            self.since = time.perf_counter()
+
+
+def paced(items: Iterable[T], every: int = 16) -> Iterator[T]:
+    """`items`, letting the worker's other requests run between them (`Pace`), asking the
+    clock every `every` items (a template's output comes in many small pieces)."""
+    pace = Pace()
+    for number, item in enumerate(items):
+        if number % every == 0:
+            pace()
+        yield item
 
 
 def replay(doc: Any) -> dict[str, Any]:

@@ -9,6 +9,7 @@ screens ask too.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 import random
@@ -24,7 +25,7 @@ from typing import Any, Callable, Iterable, Mapping, TypeVar
 import sqlite_utils
 
 from . import metrics, stats, store
-from .gamelog import COOPERATE_EVERY, FORMAT, Game, LogError, clean_event, cooperate, read_header
+from .gamelog import FORMAT, Game, LogError, Pace, clean_event, cooperate, read_header
 from .names import clean_name, look_alike, skeleton
 from .games import ENGINES
 from .games.base import Both, Either, RuleError, Text, describe
@@ -63,8 +64,9 @@ class Write:
     current game (folded when first asked for) and the operations that append to it."""
 
     def __init__(self, db: sqlite_utils.Database, table: dict | None, who: Viewer | None,
-                 key: str | None) -> None:
+                 key: str | None, may_defer: bool = False) -> None:
         self.db, self.table, self.who, self.key = db, table, who, key
+        self.may_defer = may_defer  # a long check may be made outside the lock (`Deferred`)
         self._wrote = False  # events of this transaction are not cached until it commits
         self.events: list[int] = []  # the events this change appended
         self.kinds: list[str] = []  # and their kinds (metrics, once committed)
@@ -130,13 +132,19 @@ class Write:
         require("correct", self.who, played, None if index is None else played.entries[index][0])
         recorded, old = played.entries[index]
         replacement = {k: v for k, v in {**old, **event}.items() if v is not None and k not in ("at", "by")}
-        try:
-            played.replaced(index, replacement)
-        except EntryMisfits as misfit:
+        mark = (played.row["id"], played.last_event_id, index, json.dumps(replacement, sort_keys=True))
+        misfit = CHECKED.get(mark, ...)
+        if misfit is ...:
+            if self.may_defer and len(played.entries) > DEFER_REFOLDING:
+                # Performance (issue 25): the whole game is folded again with the entry replaced;
+                # with 2,000 entries not while every table's writes wait (`Deferred`)
+                raise Deferred(lambda: CHECKED.put(mark, played.misfit(index, replacement, Pace())))
+            misfit = played.misfit(index, replacement)
+        if misfit is not None:
             if misfit.number == index + 1:
-                raise Refused(misfit.error.text) from None
+                raise Refused(misfit.error.text)
             raise Refused("%(error)s (entry %(number)s would no longer fit)", error=misfit.error.text,
-                          number=misfit.number) from None
+                          number=misfit.number)
         return self.event("correct", replacement, target=recorded.id)
 
     def save_draft(self, payload: Any) -> None:
@@ -193,24 +201,48 @@ def write(db: sqlite_utils.Database, table: dict | None, who: Viewer | None,
     change instead); every change is noted for the live streams of every worker, with who made
     it and whether it changed the game."""
     key = f"{who.device}:{idem}" if idem and who else None
-    with immediate(db):
-        if key:
-            rows = db.execute("SELECT id FROM events WHERE idem = ?", [key]).fetchall()
-            if rows:
-                return rows[0][0]
-            if db.execute("SELECT 1 FROM drafts WHERE idem = ?", [key]).fetchone():
-                return None  # a step of a turn taken already (a double tap on "throw again")
-        if board is not ... and table is not None:
-            stale = stale_refusal(db, table, who, board)
-            if stale:
-                raise stale
-        change = Write(db, table, who, key)
-        answer = work(change)
-        if change.table is not None:
-            changed(db, change.table["id"], change.events[0] if len(change.events) == 1 else None,
-                    who.device if who else None, change.game_changed)
-    metrics.wrote(change.kinds)  # committed
-    return answer
+    if table is not None and not db.conn.in_transaction:
+        # Performance (issue 25): the game is folded before the write lock is taken, letting
+        # the worker's other requests run (`load`), so that the fold inside is the cache's: a
+        # game of 2,000 events folded inside held every table's writes for 30–70 ms
+        load(db, current_game(db, table["id"]))
+    for attempt in range(WRITE_ATTEMPTS):
+        try:
+            with immediate(db):
+                if key:
+                    rows = db.execute("SELECT id FROM events WHERE idem = ?", [key]).fetchall()
+                    if rows:
+                        return rows[0][0]
+                    if db.execute("SELECT 1 FROM drafts WHERE idem = ?", [key]).fetchone():
+                        return None  # a step of a turn taken already (a double tap on "throw again")
+                if board is not ... and table is not None:
+                    refusal = stale_refusal(db, table, who, board)
+                    if refusal:
+                        raise refusal
+                change = Write(db, table, who, key, may_defer=attempt < WRITE_ATTEMPTS - 1)
+                answer = work(change)
+                if change.table is not None:
+                    changed(db, change.table["id"], change.events[0] if len(change.events) == 1 else None,
+                            who.device if who else None, change.game_changed)
+            metrics.wrote(change.kinds)  # committed
+            return answer
+        except Deferred as deferred:  # rolled back: the long check runs without the lock, then again
+            deferred.check()
+    raise AssertionError("the last attempt defers nothing")
+
+
+WRITE_ATTEMPTS = 3  # a write whose long check was made outside the lock (`Deferred`) is tried again
+
+
+class Deferred(Exception):
+    """A check too long to make holding SQLite's write lock (refolding a game of 2,000 entries
+    with one of them corrected): `write` rolls back, makes it (`check`) with the worker's other
+    requests running between its steps, and tries the write again, which finds it made — or,
+    if the game moved on meanwhile, defers again, and on its last attempt checks inside."""
+
+    def __init__(self, check: Callable[[], None]) -> None:
+        super().__init__("a check made outside the write lock")
+        self.check = check
 
 
 def stale_refusal(db: sqlite_utils.Database, table: dict, who: Viewer | None, board: Any) -> Refused | None:
@@ -773,6 +805,12 @@ def games_of(db: sqlite_utils.Database, table_id: int) -> list[dict]:
     return list(db["games"].rows_where("table_id = ?", [table_id], order_by="number"))
 
 
+def game_numbered(db: sqlite_utils.Database, table_id: int, number: int) -> dict | None:
+    """The table's game `number` (from 1), if it has one."""
+    rows = store.rows(db, "SELECT * FROM games WHERE table_id = ? AND number = ? LIMIT 1", [table_id, number])
+    return rows[0] if rows else None
+
+
 def _entries_made(db, game_id: int) -> bool:
     return bool(db["events"].count_where("game_id = ?", [game_id]))
 
@@ -790,13 +828,23 @@ class Recorded:
     device: str | None = None  # who wrote it: the writer may undo their own last entry
 
 
-def history_of(db, game_id: int, since: int = 0, last: int | None = None) -> list[Recorded]:
+def history_of(db, game_id: int, since: int = 0, last: int | None = None, cooperative: bool = False) -> list[Recorded]:
     """A game's stored events after `since` (up to `last`), in order; `db` may be a plain
-    sqlite3 connection."""
+    sqlite3 connection. `cooperative`: let the worker's other requests run every few hundred
+    rows (never inside a write transaction: `gamelog.cooperate`)."""
     rows = db.execute("SELECT id, kind, payload, target, by, at, device FROM events WHERE game_id = ? "
                       "AND id > ? AND id <= ? ORDER BY id",
                       [game_id, since, last if last is not None else 2 ** 63 - 1]).fetchall()
-    return [Recorded(r[0], r[1], json.loads(r[2]) if r[2] else None, r[3], r[4], r[5], r[6]) for r in rows]
+    history, pace = [], Pace() if cooperative else None
+    for r in rows:
+        if pace:
+            pace()
+        history.append(Recorded(r[0], r[1], json.loads(r[2]) if r[2] else None, r[3], r[4], r[5], r[6]))
+    return history
+
+
+DEFER_REFOLDING = 200  # entries of a game past which a correction is checked without the write lock
+CHECKED = store.Memo(64)  # corrections checked outside the lock: (game, its last event, index, event) -> misfit
 
 
 class EntryMisfits(Exception):
@@ -822,6 +870,7 @@ class Played:
     before: dict[int, dict] = field(default_factory=dict)  # correction id -> the event it replaced
     draft: dict | None = None  # a turn being entered step by step, not yet an event
     size: int = 0  # about how many bytes this fold holds (the fold cache's measure)
+    previous: Any = None  # the state before the last entry, when the fold kept it (an undo's)
 
     @property
     def engine(self):
@@ -846,22 +895,61 @@ class Played:
         return {recorded.id: event for recorded, event in self.entries}
 
     def index_of(self, entry_id: Any) -> int | None:
-        """The position of a live entry among the game's entries (None: undone or not of this game)."""
-        for index, (recorded, _) in enumerate(self.entries):
-            if str(recorded.id) == str(entry_id):
-                return index
-        return None
+        """The position of a live entry among the game's entries (None: undone or not of this
+        game); `entry_id` as a form or an event gives it (7 or "7")."""
+        text = str(entry_id)
+        if not (text.isascii() and text.isdigit()) or str(int(text)) != text:
+            return None
+        return self._positions.get(int(text))
 
-    def replaced(self, index: int, event: dict) -> Any:
+    @cached_property
+    def _positions(self) -> dict[int, int]:
+        # Performance (issue 25): Escoba's history numbers every row by its round; a lookup, not a scan
+        return {recorded.id: index for index, (recorded, _) in enumerate(self.entries)}
+
+    def rows(self, before: int | None = None, count: int = 50, skip: int = 0) -> tuple[list[Recorded], int | None]:
+        """A page of the history, newest first: up to `count` rows older than the row `before`
+        (None: from the newest row on, `skip` rows left out), and the id of the oldest row
+        given, to ask for the page before it with (None: there is none)."""
+        if before is None:
+            end = max(0, len(self.history) - skip)
+        else:
+            end = bisect.bisect_left(self._ids, before)
+        start = max(0, end - count)
+        return list(reversed(self.history[start:end])), (self.history[start].id if start > 0 else None)
+
+    @cached_property
+    def _ids(self) -> list[int]:
+        return [recorded.id for recorded in self.history]
+
+    def derived(self, key: str, make: Callable[[Played], T]) -> T:
+        """What a screen works out from the whole game (the score after each Euchre deal, say),
+        made once for this fold and kept with it: a history of 2,000 rows asks for it per row."""
+        made = self.__dict__.setdefault("_derived", {})
+        if key not in made:
+            made[key] = make(self)
+        return made[key]
+
+    def replaced(self, index: int, event: dict, pace: Callable[[], None] | None = None) -> Any:
         """The state after every entry with entry `index` replaced by `event`; EntryMisfits
-        when the game no longer follows the rules."""
+        when the game no longer follows the rules. `pace`: called between entries (`Pace`)."""
         state = self.game.start()
         for number, (_, candidate) in enumerate(self.entries, 1):
+            if pace:
+                pace()
             try:
                 state = self.game.apply(state, event if number == index + 1 else candidate)
             except RuleError as error:
                 raise EntryMisfits(number, error) from None
         return state
+
+    def misfit(self, index: int, event: dict, pace: Callable[[], None] | None = None) -> EntryMisfits | None:
+        """Why entry `index` cannot become `event` (`replaced`), or None."""
+        try:
+            self.replaced(index, event, pace)
+        except EntryMisfits as misfit:
+            return misfit
+        return None
 
     def log(self) -> dict:
         """The game as a scorekeeper-log/1 document."""
@@ -878,8 +966,12 @@ FOLD_BYTES_PER_JSON_BYTE = 40
 FOLD_BASE_BYTES = 16 << 10
 
 
-def _fold_size(history: Iterable[Recorded], header: str) -> int:
-    payload = sum(len(json.dumps(r.event)) if r.event else 16 for r in history)
+def _fold_size(history: Iterable[Recorded], header: str, pace: Callable[[], None] | None = None) -> int:
+    payload = 0
+    for recorded in history:
+        if pace:
+            pace()
+        payload += len(json.dumps(recorded.event)) if recorded.event else 16
     return FOLD_BASE_BYTES + FOLD_BYTES_PER_JSON_BYTE * (payload + len(header))
 
 
@@ -892,6 +984,9 @@ def load(db: sqlite_utils.Database, game_row: dict, remember: bool = True) -> Pl
                         [game_row["id"]]).fetchall()
     draft = {"payload": json.loads(drafts[0][0]), "by": drafts[0][1], "at": drafts[0][2]} if drafts else None
     cache: FoldCache = db.folds
+    # a long fold (an imported log of 2,000 events) lets the worker's other requests run between
+    # its steps, unless it is inside a write transaction (`gamelog.cooperate`)
+    cooperative = not db.conn.in_transaction
     cached = cache.get(game_row["id"])
     if cached and cached.row["header"] != game_row["header"]:
         cached = None
@@ -902,27 +997,37 @@ def load(db: sqlite_utils.Database, game_row: dict, remember: bool = True) -> Pl
     # new ones to its state instead of folding the whole game again — the same result, since
     # a fold applies its entries in order; an undo or correction among them folds it all.
     since = cached.last_event_id if cached and cached.game is not None and cached.last_event_id < last else 0
-    history = history_of(db, game_row["id"], since, last)
+    history = history_of(db, game_row["id"], since, last, cooperative)
     if since and all(recorded.kind == "entry" for recorded in history):
-        state = cached.state
+        state, pace = cached.state, Pace() if cooperative else None
         for recorded in history:
-            state = cached.game.apply(state, recorded.event)
+            if pace:
+                pace()
+            previous, state = state, cached.game.apply(state, recorded.event)
         played = replace(cached, row=game_row, entries=cached.entries + tuple((r, r.event) for r in history),
                          history=cached.history + tuple(history), state=state,
                          result=cached.game.engine.result(state), last_event_id=last, draft=draft,
+                         previous=previous, size=cached.size + _fold_size(history, "", pace) - FOLD_BASE_BYTES)
+    elif (since and len(history) == 1 and history[0].kind == "undo" and cached.previous is not None
+          and cached.entries and history[0].target == cached.entries[-1][0].id):
+        # Performance (issue 25): the last entry undone is the state before it, which the fold
+        # kept: a game of 2,000 entries is not folded again for each undo (an undo a second)
+        played = replace(cached, row=game_row, entries=cached.entries[:-1], history=cached.history + tuple(history),
+                         state=cached.previous, result=cached.game.engine.result(cached.previous),
+                         last_event_id=last, draft=draft, previous=None,
                          size=cached.size + _fold_size(history, "") - FOLD_BASE_BYTES)
         metrics.fold("partial")
     else:
         if since:  # the whole history, then
-            history = history_of(db, game_row["id"], 0, last)
-        played = replace(fold(game_row, history, last), draft=draft)
+            history = history_of(db, game_row["id"], 0, last, cooperative)
+        played = replace(fold(game_row, history, last, cooperative), draft=draft)
         metrics.fold("miss")
     if remember:
         cache.put(game_row["id"], played, played.size)
     return played
 
 
-def fold(game_row: dict, history: list[Recorded], last_event_id: int) -> Played:
+def fold(game_row: dict, history: list[Recorded], last_event_id: int, cooperative: bool = False) -> Played:
     header = json.loads(game_row["header"])
     effective: dict[int, tuple[Recorded, dict]] = {}
     before: dict[int, dict] = {}
@@ -938,24 +1043,44 @@ def fold(game_row: dict, history: list[Recorded], last_event_id: int) -> Played:
         game = read_header({**header, "events": []})
     except LogError:
         game = None
-    state = result = None
+    state = result = previous = None
+    pace = Pace() if cooperative else None
     if game is not None:
         state = game.start()
         for _, event in effective.values():
-            state = game.apply(state, event)
+            if pace:
+                pace()
+            previous, state = state, game.apply(state, event)
+        if pace:
+            pace()
         result = game.engine.result(state)
     return Played(game_row, game, header, tuple(effective.values()), tuple(history), state, result,
-                  last_event_id, before, size=_fold_size(history, game_row["header"]))
+                  last_event_id, before, size=_fold_size(history, game_row["header"], pace),
+                  previous=previous if effective else None)
 
 
 # --- the evening's ledger -----------------------------------------------------------------
 
 
 def ledger(db: sqlite_utils.Database, table_id: int) -> dict:
-    """Money per side over the table's finished games, and who pays whom once for all."""
+    """Money per side over the table's finished games, and who pays whom once for all; worked
+    out once per change of the table (issue 25: a table of hundreds of games folded each on
+    every history page and finished board)."""
+    key = ("ledger", table_id, store.last_change(db, table_id))
+    found = db.folds.derived.get(key)
+    if found is None:
+        found = _ledger(db, table_id)
+        if not db.conn.in_transaction:
+            db.folds.derived.put(key, found)
+    return found
+
+
+def _ledger(db: sqlite_utils.Database, table_id: int) -> dict:
     totals: dict[str, int] = {}
     currency = None
     for row in games_of(db, table_id):
+        if not db.conn.in_transaction:
+            cooperate()  # a table of many games: the worker's other requests go on between them
         played = load(db, row)
         if not played.finished or "money" not in (played.result or {}):
             continue
@@ -1010,13 +1135,12 @@ def import_log(db: sqlite_utils.Database, doc: Any, device: str = "import", addr
     # Performance (bench/attack.py): the events' rows and the game's statistics are made before
     # the write lock is taken, which is then held for the inserts only, and the worker's other
     # requests go on between their steps (`cooperate`)
-    rows, at = [], now()
-    for number, event in enumerate(doc["events"], 1):
+    rows, at, pace = [], now(), Pace()
+    for event in doc["events"]:
         event = {k: v for k, v in event.items() if v is not None}
         rows.append(["entry", json.dumps({k: v for k, v in event.items() if k not in ("at", "by")}),
                      event.get("by"), device, event.get("at") or at])
-        if number % COOPERATE_EVERY == 0:
-            cooperate()
+        pace()
     when = stats.started({**header, "events": [{"at": row[4]} for row in rows[:1]]})  # as the table will say
     summary = stats.to_json(when, stats.summarise(doc, state=state))
     cooperate()

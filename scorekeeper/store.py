@@ -68,6 +68,26 @@ def m001_tables_seats_games_events(db: sqlite_utils.Database) -> None:
     db["join_attempts"].create_index(["address", "at"])
 
 
+class Memo:
+    """The `size` most recently put values by key, for any thread or greenlet."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[Any, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        with self._lock:
+            return self._items.get(key, default)
+
+    def put(self, key: Any, value: Any) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+
 class FoldCache:
     """Folded games of one database by game id, the most recently used kept, bounded by an
     estimate of their bytes (what the table service says each fold holds)."""
@@ -77,6 +97,7 @@ class FoldCache:
         self.bytes = 0
         self._items: OrderedDict[Any, tuple[Any, int]] = OrderedDict()
         self._lock = threading.Lock()
+        self.derived = Memo(256)  # what is worked out from several folds, by what it depends on
 
     def get(self, key: Any) -> Any:
         with self._lock:
@@ -85,6 +106,12 @@ class FoldCache:
                 return None
             self._items.move_to_end(key)
             return found[0]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self.bytes = 0
+        self.derived = Memo(self.derived.size)
 
     def put(self, key: Any, value: Any, size: int) -> None:
         if size > self.budget:

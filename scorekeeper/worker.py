@@ -20,8 +20,18 @@ app sees it — after a second's wait, holding its connection (so an attacker th
 answers slows to a request a second a connection, and one that does not runs into the cap on
 connections) — and its connection is closed.
 
-Both are counted in `AddressTable`, in memory the master shares with the workers it forks (issue
-25: counted per worker, two workers gave an address twice both).
+Live streams, too: each is a connection held for minutes that every change of its table writes
+to, so one address's streams are capped apart (`streams`, fewer than its connections; board-link
+streams included, `LIVE`), and so are one link's (`link_streams`: a table's join link and its
+board link, each): a stream is counted while its request is served, and the one past a cap gets
+a 429 in the words of its Accept-Language before the app sees it — the phone polls instead
+(static/app.js). Issue 25: 2,521 streams from 20 addresses on an attacker's table; each change
+of one table costs a worker ~60 µs a stream, all at once, so the link's cap bounds what one
+table's writes hold the others' requests for (64 streams: ~4 ms a change, at most four a second).
+Refused in the app, a stream cost a table's context and a page (~1 ms, 300 a second).
+
+All three are counted in `AddressTable`, in memory the master shares with the workers it forks
+(issue 25: counted per worker, two workers gave an address twice both).
 
 A request's body must arrive within `body_seconds` of its head (`SCOREKEEPER_BODY_SECONDS`,
 default 20): it is read before the app sees the request, and one that does not come in time is
@@ -34,8 +44,9 @@ raises to the hard limit, with room for SQLite's files and the refusals themselv
 
 Behind a reverse proxy every connection comes from the proxy: the caps per address are off
 there (the proxy limits connections and requests per client address, docs/nginx.conf).
-`SCOREKEEPER_CONNECTIONS_PER_ADDRESS` sets the connection cap (0: off) and
-`SCOREKEEPER_REQUESTS_PER_ADDRESS` the request rate as "rate/burst" ("0": off).
+`SCOREKEEPER_CONNECTIONS_PER_ADDRESS` sets the connection cap (0: off, and the streams' too),
+`SCOREKEEPER_STREAMS_PER_ADDRESS` the live streams' (0: off) and `SCOREKEEPER_REQUESTS_PER_ADDRESS`
+the request rate as "rate/burst" ("0": off).
 """
 
 from __future__ import annotations
@@ -46,6 +57,7 @@ import io
 import ipaddress
 import mmap
 import os
+import re
 import resource
 import struct
 import tempfile
@@ -58,6 +70,8 @@ from gunicorn.workers.ggevent import GeventWorker
 from . import metrics
 
 DEFAULT_CAP = 64  # connections one address holds of the server
+DEFAULT_STREAMS = 16  # live streams one address holds of the server (a phone has one a table it shows)
+DEFAULT_LINK_STREAMS = 64  # live streams on one table's link (its phones, screens and onlookers)
 DEFAULT_RATE = (10.0, 20.0)  # requests a second one address makes of the server, and its burst
 TARPIT = 1.0  # seconds a request past the rate waits for its 429: a client that waits for answers slows down
 BODY_SECONDS = 20.0  # how long a request's body may take to arrive after its head
@@ -69,6 +83,31 @@ def answer(status: str, words: bytes, *headers: bytes) -> bytes:
     return (b"HTTP/1.1 " + status.encode() + b"\r\nContent-Type: text/plain; charset=utf-8\r\n"
             + b"".join(header + b"\r\n" for header in headers)
             + b"Connection: close\r\nContent-Length: " + str(len(words)).encode() + b"\r\n\r\n" + words)
+
+
+def N_(text: str) -> str:
+    """A message for the catalogs (`make messages` collects it), translated when it is sent."""
+    return text
+
+
+STREAMS_FULL = N_("Too many live boards are open from this address: this one updates every few seconds "
+                  "instead.")
+LINK_FULL = N_("Too many live boards of this table are open: this one updates every few seconds instead.")
+LIVE = re.compile(r"/[tb]/([^/]+)/live")  # a live stream's path (web/table.py), the join link's or the board's
+
+
+def stream_refusals(message: str = STREAMS_FULL) -> dict[str, bytes]:
+    """The answer to a stream past a cap, `message`, in every language of the catalogs."""
+    from babel.support import Translations
+
+    folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "translations")
+    words = {"en": message}
+    for language in sorted(os.listdir(folder)):
+        if os.path.isfile(os.path.join(folder, language, "LC_MESSAGES", "messages.mo")):
+            words[language] = Translations.load(folder, [language]).gettext(message)
+    return {language: answer("429 Too Many Requests", (text + "\n").encode(), b"Retry-After: 30",
+                             b"Content-Language: " + language.encode())
+            for language, text in words.items()}
 
 
 REFUSAL = answer("429 Too Many Requests",
@@ -103,6 +142,24 @@ def cap_from_environment(trusted_proxies: int) -> int:
     if value is not None and value.strip().isdigit():
         return int(value)
     return 0 if trusted_proxies else DEFAULT_CAP
+
+
+def streams_from_environment(cap: int) -> int:
+    """The cap on one address's live streams: SCOREKEEPER_STREAMS_PER_ADDRESS, else
+    DEFAULT_STREAMS; none when connections are not capped (behind a proxy: `cap` 0)."""
+    value = os.environ.get("SCOREKEEPER_STREAMS_PER_ADDRESS")
+    if value is not None and value.strip().isdigit():
+        return int(value)
+    return min(DEFAULT_STREAMS, cap) if cap else 0
+
+
+def link_streams_from_environment(cap: int) -> int:
+    """The cap on one link's live streams: SCOREKEEPER_STREAMS_PER_LINK, else
+    DEFAULT_LINK_STREAMS; none when connections are not capped (the test and bench servers)."""
+    value = os.environ.get("SCOREKEEPER_STREAMS_PER_LINK")
+    if value is not None and value.strip().isdigit():
+        return int(value)
+    return DEFAULT_LINK_STREAMS if cap else 0
 
 
 def body_seconds_from_environment() -> float:
@@ -158,7 +215,7 @@ class AddressTable:
     connections and `rate` requests a second of the whole server.
 
     A slot per address (found among WINDOW slots by a 64-bit hash of it): its request bucket
-    (tokens, when) and its open connections, in a column per worker. A worker that dies (killed
+    (tokens, when), its open connections and its live streams, in a column per worker. A worker that dies (killed
     at its timeout, say) leaves counts no close takes back: the master clears its column when it
     reaps it (`release`), and a starting worker clears the column of any worker not alive. Every
     change holds a POSIX lock on a temporary file: the kernel lets go of it when its holder
@@ -178,7 +235,8 @@ class AddressTable:
         self._keys = self._pids + 8 * self.columns
         self._buckets = self._keys + 8 * slots
         self._connections = self._buckets + 16 * slots
-        self.memory = mmap.mmap(-1, self._connections + 2 * slots * self.columns)  # shared, zeroed
+        self._streams = self._connections + 2 * slots * self.columns
+        self.memory = mmap.mmap(-1, self._streams + 2 * slots * self.columns)  # shared, zeroed
         self._lock_file = tempfile.TemporaryFile(prefix="scorekeeper-caps-")
         self.column: int | None = None  # this process's, once claimed
 
@@ -222,8 +280,9 @@ class AddressTable:
         return struct.unpack_from("q", self.memory, self._pids + 8 * column)[0]
 
     def _clear(self, column: int) -> None:
-        start = self._connections + 2 * self.slots * column
-        self.memory[start:start + 2 * self.slots] = bytes(2 * self.slots)
+        for block in (self._connections, self._streams):
+            start = block + 2 * self.slots * column
+            self.memory[start:start + 2 * self.slots] = bytes(2 * self.slots)
         struct.pack_into("q", self.memory, self._pids + 8 * column, 0)
 
     # -- counting -------------------------------------------------------------------------------
@@ -239,16 +298,46 @@ class AddressTable:
                 return None
             if self._open(slot) >= cap:
                 return False
-            where = self._connections + 2 * (self.slots * self.column + slot)
-            held = struct.unpack_from("H", self.memory, where)[0]
-            struct.pack_into("H", self.memory, where, min(0xFFFF, held + 1))
+            self._add(self._connections, slot, 1)
             return slot
 
     def disconnect(self, slot: int) -> None:
         with self:
-            where = self._connections + 2 * (self.slots * self.column + slot)
-            held = struct.unpack_from("H", self.memory, where)[0]
-            struct.pack_into("H", self.memory, where, max(0, held - 1))
+            self._add(self._connections, slot, -1)
+
+    def open_stream(self, key: str, cap: int) -> int | None | bool:
+        """Count a live stream of `key` when it holds fewer than `cap`: its slot (give it back
+        to `close_stream`), None when not counted; False past the cap."""
+        if self.column is None:
+            return None
+        with self:
+            slot = self._slot(key, time.monotonic())
+            if slot is None:
+                return None
+            if self._count(self._streams, slot) >= cap:
+                return False
+            self._add(self._streams, slot, 1)
+            return slot
+
+    def close_stream(self, slot: int) -> None:
+        with self:
+            self._add(self._streams, slot, -1)
+
+    def open_streams(self, key: str) -> int:
+        with self:
+            slot = self._find(_hash(key))
+            return 0 if slot is None else self._count(self._streams, slot)
+
+    def _add(self, block: int, slot: int, step: int) -> None:
+        """Count one more (or, -1, one fewer) in this worker's column of `block`."""
+        where = block + 2 * (self.slots * self.column + slot)
+        held = struct.unpack_from("H", self.memory, where)[0]
+        struct.pack_into("H", self.memory, where, min(0xFFFF, max(0, held + step)))
+
+    def _count(self, block: int, slot: int) -> int:
+        """A slot's count in `block`, every worker's column summed."""
+        return sum(struct.unpack_from("H", self.memory, block + 2 * (self.slots * column + slot))[0]
+                   for column in range(self.columns))
 
     def request(self, key: str) -> bool:
         """Take one request from `key`'s bucket; False when it is empty."""
@@ -272,8 +361,7 @@ class AddressTable:
             return 0 if slot is None else self._open(slot)
 
     def _open(self, slot: int) -> int:
-        return sum(struct.unpack_from("H", self.memory, self._connections + 2 * (self.slots * column + slot))[0]
-                   for column in range(self.columns))
+        return self._count(self._connections, slot)
 
     def _find(self, hashed: int) -> int | None:
         first = hashed % (self.slots - self.WINDOW + 1)
@@ -327,6 +415,8 @@ class CappedGeventWorker(GeventWorker):
     attributes, set by `scorekeeper serve` before it forks."""
 
     cap = DEFAULT_CAP
+    streams: int | None = None  # live streams an address holds (None: from the environment, at start)
+    link_streams: int | None = None  # live streams on one link (None: from the environment, at start)
     rate, burst = DEFAULT_RATE
     body_seconds = BODY_SECONDS
     most_open = MOST_CONNECTIONS
@@ -335,10 +425,47 @@ class CappedGeventWorker(GeventWorker):
     def init_process(self) -> None:
         if self.table is None:  # a worker on its own (not forked by `serve`): a table of its own
             type(self).table = AddressTable(1, self.rate, self.burst)
+        if self.streams is None:
+            type(self).streams = streams_from_environment(self.cap)
+        if self.link_streams is None:
+            type(self).link_streams = link_streams_from_environment(self.cap)
         self.table.claim(os.getpid())
         self.open_total = 0
-        self.refused_connections = self.refused_requests = self.refused_full = 0
+        self.refused_connections = self.refused_requests = self.refused_full = self.refused_streams = 0
+        self.stream_refusals = {"address": stream_refusals(STREAMS_FULL), "link": stream_refusals(LINK_FULL)}
         super().init_process()
+
+    def stream_refusal(self, req, cap: str = "address") -> bytes:
+        """The refusal past a streams' cap ("address" or "link"), in the first language of the
+        request's Accept-Language the catalogs have (else English)."""
+        refusals = self.stream_refusals[cap]
+        header = next((value for name, value in req.headers if name == "ACCEPT-LANGUAGE"), "")
+        for tag in header.split(","):
+            language = tag.split(";", 1)[0].strip()[:2].lower()
+            if language in refusals:
+                return refusals[language]
+        return refusals["en"]
+
+    def open_stream(self, req, addr) -> tuple[list[int], bytes | None]:
+        """Count a live stream for its address and its link: the slots counted (give them back
+        when it ends), and the refusal when a cap is reached (nothing then counted)."""
+        live = LIVE.fullmatch(req.path or "") if req.method == "GET" else None
+        if live is None:
+            return [], None
+        held = []
+        for key, cap, kind in ((address_key(addr), self.streams, "address"),
+                               ("link " + live.group(1), self.link_streams, "link")):
+            if not cap:
+                continue
+            slot = self.table.open_stream(key, cap)
+            if slot is False:
+                for taken in held:
+                    self.table.close_stream(taken)
+                self.refused_streams += 1
+                return [], self.stream_refusal(req, kind)
+            if slot is not None:
+                held.append(slot)
+        return held, None
 
     def allowed(self, key: str) -> bool:
         """Take one request from the address's bucket; False when it is empty."""
@@ -355,13 +482,20 @@ class CappedGeventWorker(GeventWorker):
                 pass
             raise StopIteration()  # gunicorn closes the connection
         refusal = self.read_body(req, sock)
+        streams: list[int] = []
+        if not refusal:
+            streams, refusal = self.open_stream(req, addr)
         if refusal:
             try:
                 sock.sendall(refusal)
             except OSError:
                 pass
             raise StopIteration()
-        return super().handle_request(listener_name, req, sock, addr)
+        try:  # a stream is served within its request: counted until it ends
+            return super().handle_request(listener_name, req, sock, addr)
+        finally:
+            for slot in streams:
+                self.table.close_stream(slot)
 
     def read_body(self, req, sock) -> bytes | None:
         """Read the request's whole body within `body_seconds` and hand it to the app from
@@ -422,3 +556,4 @@ class CappedGeventWorker(GeventWorker):
             pass
         finally:
             client.close()
+

@@ -115,6 +115,54 @@ def test_a_failure_inside_a_write_writes_nothing(app, phone):
     assert service.load(db, service.current_game(db, table["id"])).entries == ()
 
 
+def test_a_long_game_s_correction_is_checked_without_the_write_lock(app, phone, monkeypatch):
+    """Correcting an entry folds the whole game again: with 2,000 entries that held SQLite's
+    write lock — every table's writes — for 30–70 ms (issue 25). Past DEFER_REFOLDING entries
+    the write rolls back, the fold is made outside, and the write is tried again; a misfit is
+    refused as before, and a game changed meanwhile is checked again."""
+    monkeypatch.setattr(service, "DEFER_REFOLDING", 3)
+    host = phone()
+    token = host.open_table("euchre", players=("A", "B", "C", "D"), target=1000)
+    for maker in "ABCDA":
+        assert host.enter(token, {"type": "hand", "maker": maker, "tricks": 3}).status_code == 200
+    db = db_of(app)
+    table = service.by_join_token(db, token)
+    who = service.viewer(db, table, _device(app, host))
+    entries = [recorded.id for recorded, _ in service.load(db, service.current_game(db, table["id"])).entries]
+    locked = []
+    real = service.Played.replaced
+
+    def replaced(played, *args, **kwargs):
+        locked.append(db.conn.in_transaction)
+        return real(played, *args, **kwargs)
+
+    monkeypatch.setattr(service.Played, "replaced", replaced)
+    service.correct(db, table, who, entries[0], {"tricks": 5})
+    assert locked == [False]  # once, outside the lock
+    played = service.load(db, service.current_game(db, table["id"]))
+    assert played.entries[0][1]["tricks"] == 5 and len(played.entries) == 5
+    locked.clear()
+    with pytest.raises(service.Refused, match="Tricks must be from 0 to 5, not 9"):
+        service.correct(db, table, who, entries[1], {"tricks": 9})
+    assert locked == [False]
+    # another hand comes in while the correction is checked: the game is checked again
+    locked.clear()
+    monkeypatch.setattr(service.Played, "replaced", lambda played, *args, **kwargs: (
+        locked.append(db.conn.in_transaction),
+        len(locked) == 1 and host.enter(token, {"type": "hand", "maker": "B", "tricks": 3}),
+        real(played, *args, **kwargs))[-1])
+    service.correct(db, table, who, entries[2], {"tricks": 4})
+    assert locked == [False, False]
+    played = service.load(db, service.current_game(db, table["id"]))
+    assert played.entries[2][1]["tricks"] == 4 and len(played.entries) == 6
+    # on the last attempt there is no deferring: checked inside
+    monkeypatch.setattr(service.Played, "replaced", replaced)
+    monkeypatch.setattr(service, "WRITE_ATTEMPTS", 1)
+    locked.clear()
+    service.correct(db, table, who, entries[3], {"tricks": 0})
+    assert locked == [True]
+
+
 def test_a_kaques_reopen_is_one_transaction(app, phone, monkeypatch):
     """Reopening a turn is its undo and the turn put back as a draft, together: a crash
     between the two steps leaves the turn as it was, never lost."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -149,8 +150,9 @@ def test_the_parts_of_every_entry_make_the_whole_board(phone, app, log):
             else:
                 assert same(message) == same(whole)
             boards[name] = whole
-    # every entry but the first and the last goes as parts, to every viewer
-    assert partial == 3 * (len(doc["events"]) - 2)
+    # every entry but the first and the last goes as parts, to every viewer; the first too to a
+    # seated phone, whose board has no join form or seat list to follow it
+    assert partial == 3 * (len(doc["events"]) - 2) + 1
 
 
 def test_an_escalero_entry_sends_its_cell_the_totals_and_the_turn(phone):
@@ -246,3 +248,83 @@ def test_parts_never_claim_a_change_older_than_the_state_they_show(phone, app):
         app.preprocess_request()
         assert boards.parts(g.ctx, changes[-1], last) is not None  # the newest entry: its parts
         assert boards.parts(g.ctx.again(g.ctx.db), changes[-2], changes[-1]) is None  # the state is past it
+
+
+# --- what one table's changes cost its streams (issue 25) ---------------------------------------
+
+
+def first_message(phone, url: str, headers: dict) -> tuple[int, str, float]:
+    """A live stream's first message (its id, its data, the seconds it took), the stream then
+    closed as a phone that goes away closes it."""
+    import time
+    import zlib
+
+    started = time.monotonic()
+    response = phone.client.get(url, headers=headers, buffered=False)
+    unzip = zlib.decompressobj(16 + zlib.MAX_WBITS) if response.headers.get("Content-Encoding") == "gzip" else None
+    text = ""
+    try:
+        for chunk in response.response:
+            text += unzip.decompress(chunk).decode() if unzip else chunk.decode()
+            found = re.search(r"id: (\d+)\n((?:data: .*\n)+)\n", text)
+            if found:
+                took = time.monotonic() - started
+                return int(found.group(1)), "".join(line[6:] for line in found.group(2).splitlines(True)), took
+    finally:
+        response.close()
+    raise AssertionError(f"no message: {text[:200]}")
+
+
+def undone(host, token) -> int:
+    """Undo the table's last entry (the whole board for every phone); the change after it."""
+    last = writes(board(host, token), "/undo")[0]["vals"]["target"]
+    response = host.post(f"/t/{token}/undo", {"target": last, "change": str(change_of(board(host, token)))})
+    return change_of(answered(response))
+
+
+def test_many_streams_of_one_kind_get_one_render_and_one_deflate(phone, app, monkeypatch):
+    """Every undo sent the whole board to every stream of the table, deflated for each (issue
+    25): a message is rendered and deflated once for every stream of one kind."""
+    from scorekeeper import live
+    from scorekeeper.web import board as boards
+
+    host = phone()
+    token = host.open_table(players=("Anna", "Ben"))
+    for row in ("1", "2"):
+        assert host.enter(token, {"type": "score", "column": 1, "row": row, "value": 0}).status_code == 200
+    before = change_of(board(host, token))
+    change = undone(host, token)
+    renders, deflates = [], []
+    real_whole, real_deflate = boards.whole, live.deflate
+    monkeypatch.setattr(boards, "whole", lambda *args, **kwargs: renders.append(1) or real_whole(*args, **kwargs))
+    monkeypatch.setattr(live, "deflate", lambda data: deflates.append(len(data)) or real_deflate(data))
+    strangers = [phone() for _ in range(6)]  # one kind of viewer: not seated
+    sent = {first_message(stranger, f"/t/{token}/live", {"Accept-Encoding": "gzip", "Last-Event-ID": str(before)})[:2]
+            for stranger in strangers}
+    assert len(sent) == 1 and next(iter(sent))[0] == change and "board-inner" in next(iter(sent))[1]
+    assert len(renders) == 1 and len(deflates) == 1
+
+
+def test_a_table_s_streams_get_a_message_at_most_every_so_often(phone, app):
+    """A table's streams get a message at most every Hub.send_every: a change sooner waits,
+    and the changes meanwhile come with it (an attacker's host undid a cell 8 times a second,
+    every undo a whole board); a table that changes less often never waits."""
+    hub = app.extensions["scorekeeper.hub"]
+    hub.send_every = 0.6
+    host, watcher = phone(), phone()
+    token = host.open_table(players=("Anna", "Ben"))
+    for row in ("1", "2", "3"):
+        assert host.enter(token, {"type": "score", "column": 1, "row": row, "value": 0}).status_code == 200
+    before = change_of(board(host, token))
+    first = undone(host, token)
+    assert first_message(watcher, f"/t/{token}/live", {"Last-Event-ID": str(before)})[0] == first  # at once
+    later = undone(host, token)  # another whole board, at once after the first
+    assert host.enter(token, {"type": "score", "column": 1, "row": "6", "value": 0}).status_code == 200
+    newest = change_of(board(host, token))
+    sent, html, took = first_message(watcher, f"/t/{token}/live", {"Last-Event-ID": str(first)})
+    assert sent == newest > later and "board-inner" in html and 0.3 < took < 0.9  # the undo and the entry, together
+    time.sleep(0.6)
+    entry = change_of(answered(host.post(f"/t/{token}/entries", {
+        "event": json.dumps({"type": "score", "column": 1, "row": "5", "value": 0}), "change": str(newest)})))
+    sent, html, took = first_message(watcher, f"/t/{token}/live", {"Last-Event-ID": str(newest)})
+    assert sent == entry and "board-inner" not in html and took < 0.3  # its parts, at once

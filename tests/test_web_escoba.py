@@ -6,6 +6,8 @@ against a brute-force search of every subset of the table."""
 from __future__ import annotations
 
 import html
+import io
+import json
 import random
 import re
 from itertools import combinations
@@ -527,3 +529,20 @@ def test_two_phones_tapping_an_escoba_at_once_are_never_lost_silently(duel, app)
     # tapped again on the board as it now stands, a second escoba counts
     assert tap(ben, token, 0).status_code == 200
     assert played(app, token).draft["payload"] == {"escobas": {"Anna": 2, "Ben": 0}}
+
+
+def test_a_long_game_s_score_sheet_shows_its_newest_rounds(phone):
+    """A log of 2,000 rounds made every board 320 KB (issue 25): the sheet shows the newest 30
+    rounds and says where the rest are."""
+    from tests.support import largest_log
+
+    importer = phone()
+    log = largest_log("escoba")
+    log["events"] = log["events"][:42]
+    imported = importer.post("/import", {"log": (io.BytesIO(json.dumps(log).encode()), "log.json")}, fetch=False,
+                             content_type="multipart/form-data")
+    assert imported.status_code == 303
+    board = importer.get(imported.headers["Location"].removesuffix("/history")).get_data(as_text=True)
+    sheet = board[board.index('class="card escoba-sheet"'):]
+    assert re.findall(r'<th scope="row">(\d+)</th>', sheet) == [str(n) for n in range(13, 43)]
+    assert "12 earlier rounds are in the history." in sheet

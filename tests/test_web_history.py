@@ -226,6 +226,113 @@ def test_the_start_page_lists_this_devices_tables_and_no_one_elses(phone):
     assert "your-tables" not in stranger.get("/").get_data(as_text=True)
 
 
+# --- a big game's history, a page at a time (issue 25) --------------------------------------------
+
+
+def row_ids(html: str) -> list[int]:
+    return [int(found) for found in re.findall(r'<li id="h(\d+)"', html)]
+
+
+def more_button(html: str) -> dict | None:
+    """The button that fetches the page before the one shown, as htmx reads it."""
+    found = re.search(r'<li class="more"><button ([^>]*)>([^<]*)</button></li>', html)
+    if not found:
+        return None
+    attributes = dict(re.findall(r'([\w:-]+)="([^"]*)"', found.group(1)))
+    return {**attributes, "text": found.group(2), "hx-get": attributes["hx-get"].replace("&amp;", "&")}
+
+
+def pages(phone, html: str) -> list[list[int]]:
+    """The rows of a list and of every page its buttons fetch, one after the other."""
+    found = [row_ids(html)]
+    button = more_button(html)
+    while button:
+        assert button["hx-target"] == "closest li" and button["hx-swap"] == "outerHTML"  # swaps itself out
+        assert button["text"] == "Show earlier entries"
+        page = phone.get(button["hx-get"], headers={"HX-Request": "true"})
+        assert page.status_code == 200
+        html = page.get_data(as_text=True)
+        found.append(row_ids(html))
+        button = more_button(html)
+    return found
+
+
+@pytest.fixture
+def padded(phone, app):
+    """The issue's attack: a Euchre game padded with redeals to 2,000 events, imported on a phone
+    (its host), with the table's board link."""
+    from tests.support import padded_euchre_log
+
+    importer = phone()
+    response = importer.post("/import", {"text": json.dumps(padded_euchre_log(), separators=(",", ":"))}, fetch=False)
+    assert response.status_code == 303, message(response)
+    token = response.headers["Location"].split("/")[2]
+    board_token = service.by_join_token(store.connect(app.config["DATABASE"]), token)["board_token"]
+    return importer, token, board_token
+
+
+def test_a_big_game_s_history_comes_a_page_at_a_time(padded):
+    """2,000 rows rendered at once held a worker for seconds: the history page shows the newest
+    50, and a button fetches the page before it in its own place, down to the first row."""
+    host, token, _ = padded
+    page = host.get(f"/t/{token}/history").get_data(as_text=True)
+    assert "Every entry (2000)" in page
+    found = pages(host, page)
+    assert [len(rows) for rows in found] == [50] * 40
+    everything = [row for rows in found for row in rows]
+    assert everything == sorted(everything, reverse=True) and len(set(everything)) == 2000  # newest first, each once
+    assert more_button(page)["hx-get"] == f"/t/{token}/history/games/1/rows?before={found[0][-1]}"
+    assert host.get(f"/t/{token}/history/games/2/rows").status_code == 404
+
+
+def test_the_board_s_earlier_entries_come_a_page_at_a_time_on_the_join_link_only(padded, phone):
+    host, token, board_token = padded
+    board = host.get(f"/t/{token}/board", headers={"HX-Request": "true"}).get_data(as_text=True)
+    newest = row_ids(board)
+    assert len(newest) == 3
+    earlier = host.get(f"/t/{token}/board/earlier", headers={"HX-Request": "true"}).get_data(as_text=True)
+    found = pages(host, earlier)
+    assert [len(rows) for rows in found] == [25] * 79 + [22]
+    everything = newest + [row for rows in found for row in rows]
+    assert everything == sorted(everything, reverse=True) and len(set(everything)) == 2000
+    # the read-only board: its newest rows, and no way to the rest
+    readonly = phone()
+    shown = readonly.get(f"/b/{board_token}/board", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert row_ids(shown) == newest and "/board/earlier" not in shown and "Earlier entries" not in shown
+    for path in ("board/earlier", f"board/earlier?before={newest[-1]}", "history", "history/games/1/rows"):
+        assert readonly.get(f"/b/{board_token}/{path}", headers={"HX-Request": "true"}).status_code == 404, path
+
+
+def test_a_page_of_euchre_rows_works_out_the_deals_once(padded, monkeypatch):
+    """The score after each deal was worked out again for every row: a history of 2,000 deals
+    was quadratic. Now once per fold, whatever the rows shown."""
+    from scorekeeper.web.games import euchre
+
+    host, token, _ = padded
+    made = []
+    real = euchre._deals_by_entry
+    monkeypatch.setattr(euchre, "_deals_by_entry", lambda played: made.append(1) or real(played))
+    for path in ("history", "board/earlier", "board/earlier", "history"):
+        assert host.get(f"/t/{token}/{path}", headers={"HX-Request": "true"}).status_code == 200
+    assert len(made) == 1
+
+
+def test_a_big_game_s_pages_let_the_worker_s_other_requests_run(padded, app, monkeypatch):
+    """A cold fold of 2,000 events and a long page give way to the worker's other requests
+    between their steps (gamelog.cooperate, a sleep of 0: gevent's switch in `serve`)."""
+    from scorekeeper import gamelog
+
+    host, token, _ = padded
+    yields = []
+    monkeypatch.setattr(gamelog, "SLICE", 0.0)  # every step is a slice: cooperation, not timing, is tested
+    monkeypatch.setattr(gamelog, "cooperate", lambda: yields.append(1))
+    for path in ("history", "board/earlier", "board", "games/1/log.json"):
+        app.extensions["scorekeeper.folds"].clear()  # the game folded again: the worker's first request of it
+        yields.clear()
+        assert host.get(f"/t/{token}/{path}", headers={"HX-Request": "true"}).status_code == 200
+        assert len(yields) > 2000, path  # a fold of 2,000 events, every event a chance, and more
+
+
 # --- an imported game naming the table it was played at ----------------------------------------
 
 
@@ -329,3 +436,30 @@ def test_an_import_names_only_a_real_table_its_players_sat_at(app, phone, pub, c
     assert refused.status_code == status and said in message(refused), message(refused)
     assert db["tables"].count == tables  # nothing imported
     assert f'value="{code}"' in refused.get_data(as_text=True)  # the form keeps what was typed
+
+
+def test_a_table_of_many_games_shows_them_a_page_at_a_time(phone, app):
+    """A host can play hundreds of one-turn games: the history page folds and shows the newest
+    ten, a button fetches the ten before them in its own place; the evening's ledger is worked
+    out once per change of the table."""
+    host = phone()
+    token = host.open_table("kaques", players=("Anna", "Ben"), target=50, stake="0.10")
+    for number in range(23):  # the host writes for the player on turn
+        assert host.enter(token, {"type": "turn", "points": 50}).status_code == 200, number
+        assert host.write(f"/t/{token}/rematch").status_code == 200
+    page = host.get(f"/t/{token}/history").get_data(as_text=True)
+    shown = [re.findall(r'data-game="(\d+)"', page)]
+    assert shown[0] == [str(n) for n in range(24, 14, -1)]
+    found = re.search(r'<p class="more"><button [^>]*hx-get="([^"]+)"[^>]*>Show earlier games</button></p>', page)
+    while found:
+        more = host.get(found.group(1).replace("&amp;", "&"), headers={"HX-Request": "true"}).get_data(as_text=True)
+        shown.append(re.findall(r'data-game="(\d+)"', more))
+        found = re.search(r'<p class="more"><button [^>]*hx-get="([^"]+)"[^>]*>Show earlier games</button></p>', more)
+    assert [len(games) for games in shown] == [10, 10, 4]
+    assert [int(n) for games in shown for n in games] == list(range(24, 0, -1))
+    db = store.connect(app.config["DATABASE"], app.extensions["scorekeeper.folds"])
+    table_id = service.by_join_token(db, token)["id"]
+    ledger = service.ledger(db, table_id)
+    assert service.ledger(db, table_id) is ledger  # kept while the table does not change
+    assert host.enter(token, {"type": "turn", "points": 50}).status_code == 200
+    assert service.ledger(db, table_id) is not ledger

@@ -5,6 +5,7 @@ every phone, the risk meter, quick totals, undo and corrections, the chart, and 
 from __future__ import annotations
 
 import html
+import io
 import json
 import random
 import re
@@ -436,3 +437,24 @@ def test_three_phones_play_to_10000_and_the_log_replays_to_the_same_standings(ta
     assert f"{replayed['winner']} wins with" in final
     for player, points in replayed["points"].items():
         assert re.search(rf'{player}(?:(?!kq-pts).)*<b class="kq-pts">{points:,}</b>', final, re.S)
+
+
+def test_a_long_game_s_race_chart_draws_a_bounded_line(phone):
+    """A log of 2,000 turns drew 2,000 points and every Kaque among them on each board (issue
+    25): a line has at most CHART_POINTS points, its last one the player's total."""
+    from scorekeeper.web.games.kaques import CHART_POINTS
+    from tests.support import largest_log
+
+    importer = phone()
+    log = largest_log("kaques", most_bytes=60_000)  # as many turns as /import takes
+    assert len(log["events"]) > 4 * CHART_POINTS
+    imported = importer.post("/import", {"log": (io.BytesIO(json.dumps(log, separators=(",", ":")).encode()), "log.json")},
+                             fetch=False,
+                             content_type="multipart/form-data")
+    assert imported.status_code == 303
+    board = importer.get(imported.headers["Location"].removesuffix("/history")).get_data(as_text=True)
+    lines = re.findall(r'<polyline class="kq-line[^"]*" points="([^"]+)"', board)
+    ends = re.findall(r'<circle class="kq-end[^"]*" cx="([^"]+)" cy="([^"]+)"', board)
+    assert len(lines) == 2 and all(CHART_POINTS // 2 < len(line.split()) <= CHART_POINTS + 1 for line in lines)
+    assert [line.split()[-1] for line in lines] == [f"{x},{y}" for x, y in ends]
+    assert len(re.findall(r'class="kq-x ', board)) <= 2 * (CHART_POINTS + 1)

@@ -56,10 +56,12 @@ def test_board_carries_the_newest_rows_and_the_rest_on_demand(phone, app):
     assert set(history_ids(rows)).isdisjoint(history_ids(board))
     assert 'name="fix"' in board  # the host corrects an Escalero entry where it stands on the pad
 
+    # the read-only board shows its newest rows only (issue 25: tests/test_web_history.py)
     db = store.connect(app.config["DATABASE"])
     board_token = service.by_join_token(db, token)["board_token"]
-    readonly = phone().get(f"/b/{board_token}/board/earlier").get_data(as_text=True)
-    assert len(history_ids(readonly)) == 14 - recent and 'name="fix"' not in readonly
+    readonly = phone().get(f"/b/{board_token}/board").get_data(as_text=True)
+    assert len(history_ids(readonly)) == recent and "/board/earlier" not in readonly
+    assert phone().get(f"/b/{board_token}/board/earlier").status_code == 404
 
 
 def test_live_stream_starts_from_the_board_the_page_shows(phone, app):
@@ -92,8 +94,16 @@ def test_cached_fold_catches_up_like_a_whole_fold(phone, app):
         assert host.enter(token, event).status_code == 200
     played = both()  # caught up by applying the new entries only
     last = played.entries[-1][0].id
+    assert played.previous is not None  # the state before the last entry, kept for its undo
     assert host.write(f"/t/{token}/undo", {"target": last}).status_code == 200
-    both()  # an undo folds the whole game again
+    undone = both()  # the last entry undone: the state the fold kept before it
+    assert undone.previous is None and len(undone.entries) == len(played.entries) - 1
+    assert host.write(f"/t/{token}/undo", {"target": undone.entries[-1][0].id}).status_code == 200
+    both()  # one more: the whole game folded again
+    assert host.enter(token, cells(9)[7]).status_code == 200
+    entered_again = both()
+    assert host.write(f"/t/{token}/undo", {"target": entered_again.entries[-1][0].id}).status_code == 200
+    both()
     first = played.entries[0][0].id
     assert host.write(f"/t/{token}/correct", {"target": first, "event": json.dumps({"value": 0})}).status_code == 200
     assert both().current(first)["value"] == 0

@@ -338,10 +338,13 @@ class Points:
 
     @property
     def total(self) -> int:
-        return sum(getattr(self, f.name) for f in fields(self))
+        return sum(getattr(self, name) for name in POINT_NAMES)
 
     def as_dict(self) -> dict[str, int]:
-        return {**{f.name: getattr(self, f.name) for f in fields(self)}, "total": self.total}
+        return {**{name: getattr(self, name) for name in POINT_NAMES}, "total": self.total}
+
+
+POINT_NAMES = tuple(f.name for f in fields(Points))
 
 
 def most(values: Mapping[str, int]) -> str | None:
@@ -405,11 +408,16 @@ class State:
     shut_out: str | None = None  # the side that lost by capturing no card in a round
 
     def score(self) -> dict[str, int]:
-        totals = {side.name: 0 for side in self.setup.sides}
-        for played in self.rounds:
-            for side, points in played.points.items():
-                totals[side] += points.total
-        return totals
+        # Performance (issue 25): `apply` hands each new state its score, so a log of 2,000
+        # rounds folds in linear time (summing every round at every round took 5 s)
+        totals = self.__dict__.get("_score")
+        if totals is None:
+            totals = {side.name: 0 for side in self.setup.sides}
+            for played in self.rounds:
+                for side, points in played.points.items():
+                    totals[side] += points.total
+            object.__setattr__(self, "_score", totals)
+        return dict(totals)
 
     @property
     def finished(self) -> bool:
@@ -460,6 +468,12 @@ MOST = {**DECK, "escobas": MAX_ESCOBAS}
 
 def _count(side: str, raw: Mapping[str, Any], key: str) -> Any:
     value = raw.get(key)
+    # Performance (issue 25): the words of a refusal are made only for one (a log of 2,000
+    # rounds reads 20,000 counts)
+    if key == "seven_of_coins" and isinstance(value, bool):
+        return value
+    if key != "seven_of_coins" and type(value) is int and 0 <= value <= MOST[key]:
+        return value
     expects = Text("true or false") if key == "seven_of_coins" else Text("a whole number, 0 or more")
     if value is None:
         message = _possessive(side, Text("sides: %(side)s's %(key)s is missing (it must be %(expects)s)"),
@@ -595,7 +609,13 @@ def verify_draft(state: State, payload: Any) -> dict[str, int]:
 def apply(state: State, event: Mapping[str, Any]) -> State:
     if event.get("type") != "round":
         raise RuleError("Escoba has only round events, not %(type)s", type=describe(event.get("type")))
-    return decide(replace(state, rounds=state.rounds + (verify_round(state, event),)))
+    played = verify_round(state, event)
+    totals = state.score()
+    for side, points in played.points.items():
+        totals[side] += points.total
+    after = replace(state, rounds=state.rounds + (played,))
+    object.__setattr__(after, "_score", totals)  # see State.score
+    return decide(after)
 
 
 def writers(state: State) -> frozenset[str] | None:

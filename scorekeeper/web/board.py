@@ -18,11 +18,13 @@ two states. The tray, the way a phone enters its turn, is one part, always swapp
 from __future__ import annotations
 
 import re
+from itertools import takewhile
 from typing import Any, Iterable
 
 from flask import current_app
 
 from .. import store
+from ..gamelog import paced
 from .context import TableContext
 from .games import screen
 
@@ -53,7 +55,7 @@ def whole(ctx: TableContext, change: int, tapped: Any = None) -> str:
     state is read, so the board is never older than it says), with the invitation beside it."""
     values = variables(ctx, change, tapped)
     env = current_app.jinja_env
-    out = partial(env.get_template("_board.html").render(values), "board", "innerHTML")
+    out = partial(rendered("_board.html", values), "board", "innerHTML")
     if not ctx.who.read_only:
         out += swap(str(env.get_template(GENERIC).make_module(values).invite()).strip())
     return SPACE.sub(" ", out)
@@ -61,7 +63,13 @@ def whole(ctx: TableContext, change: int, tapped: Any = None) -> str:
 
 def inner(ctx: TableContext, change: int) -> str:
     """The board's content for the table page itself."""
-    return SPACE.sub(" ", current_app.jinja_env.get_template("_board.html").render(variables(ctx, change)))
+    return SPACE.sub(" ", rendered("_board.html", variables(ctx, change)))
+
+
+def rendered(name: str, values: dict) -> str:
+    """A template rendered in pieces, the worker's other requests running between them
+    (`gamelog.paced`): a twelve-player Escalero pad is 75 KB, 20 ms of one worker."""
+    return "".join(paced(current_app.jinja_env.get_template(name).generate(values)))
 
 
 def tray(ctx: TableContext, change: int, tapped: Any) -> str:
@@ -83,12 +91,14 @@ def parts(ctx: TableContext, base: int, change: int, tapped: Any = None) -> str 
         return None
     played = ctx.played
     wanted = {event_id for _, event_id in rows}
-    events = [recorded for recorded in played.history if recorded.id in wanted]
+    events = list(reversed(list(takewhile(lambda recorded: recorded.id >= min(wanted), reversed(played.history)))))
+    events = [recorded for recorded in events if recorded.id in wanted]
     if (len(events) != len(wanted) or any(recorded.kind != "entry" for recorded in events)
-            or played.finished or played.game is None or len(played.entries) <= len(events)
+            or played.finished or played.game is None
+            or (len(played.entries) <= len(events) and joins_or_seats(ctx))
             or played.last_event_id != max(wanted)):
-        # an undo or a correction, the game's end, its first entries (the join form and the
-        # host's seat list follow them), an entry of another game, or a state already past
+        # an undo or a correction, the game's end, its first entries where the join form or
+        # the host's seat list follow them, an entry of another game, or a state already past
         # `change` (another process wrote meanwhile): the whole board
         return None
     touched = screen(played.row["game"]).touched
@@ -96,6 +106,15 @@ def parts(ctx: TableContext, base: int, change: int, tapped: Any = None) -> str 
     if chosen is None:
         return None
     return render(ctx, change, chosen, base, events, tapped)
+
+
+def joins_or_seats(ctx: TableContext) -> bool:
+    """Whether this viewer's board shows the join form or the host's seat list, which change
+    with a game's first entry (templates/_board.html): a seated phone's or the read-only
+    board's first entry is its parts (issue 27: at a venue's start, every table's first entry
+    sent each of its phones the whole board, a render each)."""
+    who = ctx.who
+    return ctx.is_host or (not who.read_only and not who.seat and not who.removed)
 
 
 def render(ctx: TableContext, change: int, chosen: Iterable[Part], base: int, events: list, tapped: Any) -> str:
@@ -175,3 +194,23 @@ def message(ctx: TableContext, base: int | None, hub, tapped: Any = None) -> tup
 
 def board(ctx: TableContext, change: int, hub) -> str:
     return hub.board((ctx.table["id"], change, ctx.kind), lambda: hub.query(lambda db: whole(ctx.again(db), change)))
+
+
+def streamed(ctx: TableContext, base: int | None, change: int, hub) -> tuple[tuple, str, int] | float:
+    """What a live stream whose phone shows `base` (None: unknown) sends to bring it to
+    `change` (the table's last: Hub.marks): (the key its message is made once under, for every
+    stream of this kind in the process — Hub.board, Hub.packed —, the message, `change`); or,
+    when this table's streams were sent another change less than Hub.send_every ago, how many
+    seconds to wait before asking again (issue 25: an attacker's host entered and undid a cell 8
+    times a second, every undo a whole board for every stream): the changes meanwhile come with
+    the next message."""
+    table_id = ctx.table["id"]
+    wait = hub.send_wait(table_id, change)
+    if wait > 0:
+        return wait
+    if base is not None and base < change:
+        key = (table_id, base, change, ctx.kind, "parts")
+        html = hub.board(key, lambda: hub.query(lambda db: parts(ctx.again(db), base, change)) or "")
+        if html:
+            return key, html, change
+    return (table_id, change, ctx.kind), board(ctx, change, hub), change

@@ -4,21 +4,62 @@ importing a game log to see it, and the host's answer to an imported game that n
 The history is shown as the read-only board would show it, so it offers no buttons on the
 games; a log comes in as a new table through `service.import_log`, and may name the real table
 it was played at, whose host then confirms its money or dismisses it there.
+
+A game's rows come a page at a time, newest first (`PAGE_ROWS`), each page ending in a button
+that fetches the page before it in its place (`_history_rows.html`): an imported log of 2,000
+events rendered whole held a worker for seconds (issue 25). The games too (`GAMES_PAGE`): a
+table's host can play hundreds of one-turn games. Pages are for the join link only: the
+read-only board shows the newest rows and no more.
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, g, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, g, redirect, render_template, request, url_for
 
 from .. import metrics, service
-from ..gamelog import LogError, parse_json
-from .context import table_blueprint, table_url
+from ..gamelog import LogError, cooperate, paced, parse_json
+from .context import TableContext, table_blueprint, table_url
 from .db import get_db
 from .i18n import _, say, translate
 from .security import client_address, device_id
+from .writes import change_of, fragment
 
 bp = table_blueprint("history", __name__)
 imports = Blueprint("imports", __name__)
+
+PAGE_ROWS = 50  # history rows a page of the history page
+GAMES_PAGE = 10  # games a page of the history page
+BOARD_PAGE_ROWS = 25  # a page of the board's earlier entries, whose rows may carry their corrections
+
+
+def rows_page(ctx: TableContext, played: service.Played, more_url, skip: int = 0, count: int = PAGE_ROWS) -> str:
+    """A page of `played`'s history rows, newest first, older than the row the request names
+    (`before`), or from the newest on leaving out `skip` rows; with the button that fetches the
+    page before it (`more_url(before)`: its URL)."""
+    rows, before = played.rows(change_of(request.args.get("before")), count, skip)
+    return render_paced("_history_rows.html", ctx=ctx, table=ctx.table, who=ctx.who, change=ctx.change,
+                        played=played, view=ctx.view_of(played), engine=played.engine, result=played.result,
+                        rows=rows, more=more_url(before) if before is not None else None)
+
+
+def render_paced(name: str, **context) -> str:
+    """`render_template`, letting the worker's other requests run between the pieces of the
+    page (`gamelog.paced`): a page of history rows with their corrections takes tens of ms."""
+    template = current_app.jinja_env.get_template(name)
+    current_app.update_template_context(context)
+    return "".join(paced(template.generate(context)))
+
+
+def games_page(ctx: TableContext, rows: list[dict]) -> dict:
+    """A page of the table's games, newest first: the newest GAMES_PAGE of `rows` (the table's
+    games, oldest first) folded, and the URL of the page before them (None: there is none)."""
+    chosen = rows[-GAMES_PAGE:][::-1]
+    games = []
+    for row in chosen:
+        games.append(service.load(ctx.db, row))
+        cooperate()  # a few folds: the worker's other requests go on between them
+    more = url_for("history.games", before=chosen[-1]["number"]) if len(rows) > GAMES_PAGE else None
+    return {"games": games, "more": more, "page_rows": PAGE_ROWS}
 
 
 @bp.get("/history")
@@ -26,14 +67,38 @@ def history():
     g.ctx.require_join_link("history")
     host = g.ctx.may("answer_claim")
     ctx = g.ctx.as_board()
-    games = [service.load(ctx.db, row) for row in service.games_of(ctx.db, ctx.table["id"])]
+    rows = service.games_of(ctx.db, ctx.table["id"])
     table_id = ctx.table["id"]
     claims = service.claims_at(ctx.db, table_id) if not ctx.table["imported"] else []
     claim = service.claim_of(ctx.db, table_id) if ctx.table["imported"] else None
-    response = Response(render_template("history.html", ctx=ctx, table=ctx.table, games=games,
-                                        ledger=ctx.ledger, who=ctx.who, host=host, claims=claims, claim=claim))
+    response = Response(render_paced("history.html", ctx=ctx, table=ctx.table, ledger=ctx.ledger, who=ctx.who,
+                                     host=host, claims=claims, claim=claim,
+                                     kinds=sorted({row["game"] for row in rows}), **games_page(ctx, rows)))
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+@bp.get("/history/games")
+def games():
+    """A page of the history's games before game `before` (a table may play hundreds)."""
+    g.ctx.require_join_link()
+    ctx = g.ctx.as_board()
+    before = change_of(request.args.get("before"))
+    rows = [row for row in service.games_of(ctx.db, ctx.table["id"]) if before is None or row["number"] < before]
+    return fragment(render_paced("_history_games.html", ctx=ctx, table=ctx.table, who=ctx.who,
+                                 **games_page(ctx, rows)))
+
+
+@bp.get("/history/games/<int:number>/rows")
+def rows(number: int):
+    """A page of a game's rows on the history page (`before`: the oldest row shown)."""
+    g.ctx.require_join_link()
+    ctx = g.ctx.as_board()
+    row = service.game_numbered(ctx.db, ctx.table["id"], number)
+    if row is None:
+        abort(404)
+    return fragment(rows_page(ctx, service.load(ctx.db, row),
+                              lambda before: url_for("history.rows", number=number, before=before)))
 
 
 @bp.post("/claims/<int:claim_id>")

@@ -14,14 +14,17 @@ import time
 
 import qrcode
 import qrcode.image.svg
-from flask import Response, current_app, g, redirect, render_template, request, stream_with_context, url_for
+from flask import Response, current_app, g, redirect, render_template, request, url_for
+from flask.globals import request_ctx
 from werkzeug.exceptions import HTTPException
 
-from .. import metrics, service, store
-from ..live import Gzip, deflate, sse_message
+from .. import metrics, service
+from ..gamelog import paced
+from ..live import Gzip, deflate
 from . import board as boards
 from .context import TableContext, table_blueprint
 from .db import close_db, hub
+from .history import BOARD_PAGE_ROWS, rows_page
 from .i18n import _, say
 from .links import base_url
 from .security import client_address
@@ -73,10 +76,15 @@ def tray():
 
 @bp.get("/board/earlier")
 def board_earlier():
-    """The history rows before the newest (TableContext.recent_rows). Performance (bench/): the
-    board that every entry and live update sends keeps only the newest; the rest comes when a
-    phone asks."""
-    return fragment(render_template("_history_earlier.html", ctx=g.ctx))
+    """The history rows before the newest (TableContext.recent_rows), a page at a time (`before`:
+    the oldest row shown; web/history.py), on the join link only: the read-only board shows the
+    newest rows (issue 25: anyone with a board link fetched a 2,000-row history in a loop).
+    Performance (bench/): the board that every entry and live update sends keeps only the
+    newest; the rest comes when a phone asks."""
+    ctx: TableContext = g.ctx
+    ctx.require_join_link()
+    return fragment(rows_page(ctx, ctx.played, lambda before: url_for("table.board_earlier", before=before),
+                              skip=ctx.recent_rows, count=BOARD_PAGE_ROWS))
 
 
 # --- live ------------------------------------------------------------------------------------
@@ -95,45 +103,68 @@ def live():
     keepalive = current_app.config.get("KEEPALIVE_SECONDS", 15)
     # gzip as sent: each message deflated alone and stitched into the stream (live.Gzip)
     gzip = Gzip() if "gzip" in request.headers.get("Accept-Encoding", "") else None
+    table_id = ctx.table["id"]
+    fresh = None  # the table's seating mark (Hub.marks) as of which `ctx` says who is looking
 
     def send(data: bytes, deflated: bytes) -> bytes:
         return gzip.send(data, deflated) if gzip else data
 
     def update() -> bytes:
-        """What changed since `seen`, as this stream sends it. Performance (bench/): a function
-        of its own, so that the idle stream's frame keeps no reference to the message (a whole
-        board is ~30 KB, and each phone of a table is a kind of its own)."""
-        nonlocal seen, ctx
+        """What changed since `seen`, as this stream sends it: framed and deflated once for
+        every stream of its kind (Hub.packed); a message at most every Hub.send_every of the
+        table (web/board.py, `streamed`). Performance (bench/): a function of its own, so
+        that the idle stream's frame keeps no reference to the message (a whole board is ~30
+        KB, and each phone of a table is a kind of its own)."""
+        nonlocal seen, ctx, fresh
         base = seen
-        # who is looking as they stand now: a seat let in, turned away or removed, a new link
-        g.ctx = ctx = live_hub.query(ctx.afresh)
-        html, seen = boards.message(ctx, base or None, live_hub)
-        metrics.sent(ctx.table["id"], base)
-        data = sse_message(html, seen).encode()
-        return send(data, deflate(data)) if gzip else data
+        while True:
+            change, seating = live_hub.marks(table_id)
+            if fresh is None or seating > fresh:
+                # who is looking as they stand now: a seat let in, turned away or removed, a new
+                # link — changes that are no event of the game (entries, undos and corrections
+                # change nobody's seat: issue 25, hundreds of streams each asking at every one)
+                fresh = seating
+                g.ctx = ctx = live_hub.query(ctx.afresh)
+            found = boards.streamed(ctx, base or None, change, live_hub)
+            if not isinstance(found, float):
+                break
+            time.sleep(found)  # the table's streams were sent another change just now: the next one, then
+        key, html, seen = found
+        metrics.sent(table_id, base)
+        data, deflated = live_hub.packed(key, html, seen, gzip is not None)
+        return send(data, deflated)
+
+    requested = request_ctx._get_current_object()
 
     def events():
-        ends = time.monotonic() + lifetime
-        if gzip:
-            yield Gzip.HEADER
-        yield send(*RETRY)
-        while time.monotonic() < ends:
-            change = live_hub.query(lambda db: store.last_change(db, ctx.table["id"]))
-            # a phone past the table's change (its database was restored: store.carry_the_clock)
-            # gets the whole board at once, not silence until the table catches up
-            if change != seen:
-                yield update()
-                # Performance (bench/): an empty piece sends nothing, but makes the WSGI
-                # server's and werkzeug's loops let go of the message just sent, which they
-                # would otherwise hold for every idle phone
-                yield b""
-                continue
-            if not live_hub.wait(ctx.table["id"], keepalive):
-                yield send(*STILL_HERE)
-        if gzip:
-            yield gzip.end()
+        # the request's context while the stream runs (url_for, the phone's language), as
+        # flask.stream_with_context keeps it, without its generator around this one
+        with requested:
+            ends = time.monotonic() + lifetime
+            if gzip:
+                yield Gzip.HEADER
+            yield send(*RETRY)
+            while time.monotonic() < ends:
+                change = live_hub.marks(table_id)[0]
+                # a phone past the table's change (its database was restored: store.carry_the_clock)
+                # gets the whole board at once, not silence until the table catches up
+                if change != seen:
+                    yield update()
+                    # Performance (bench/): an empty piece sends nothing, but makes the WSGI
+                    # server's loop let go of the message just sent, which it would otherwise
+                    # hold for every idle phone
+                    yield b""
+                    continue
+                if not live_hub.wait(table_id, keepalive):
+                    yield send(*STILL_HERE)
+            if gzip:
+                yield gzip.end()
 
-    response = Response(stream_with_context(events()), mimetype="text/event-stream")
+    response = Response(events(), mimetype="text/event-stream")
+    # Performance (issue 27): the generator is the WSGI answer itself, not wrapped in werkzeug's
+    # two iterators: a stream waits inside every layer around it, and its greenlet keeps their
+    # frames and its stack down to them, per phone
+    response.direct_passthrough = True
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"
     if gzip:
@@ -257,11 +288,13 @@ def qr():
 def export(number: int):
     ctx: TableContext = g.ctx
     ctx.require_join_link()
-    rows = [row for row in service.games_of(ctx.db, ctx.table["id"]) if row["number"] == number]
-    if not rows:
+    row = service.game_numbered(ctx.db, ctx.table["id"], number)
+    if row is None:
         return message_response(_("There is no such game at this table."), 404)
-    played = service.load(ctx.db, rows[0])
-    body = json.dumps(played.log(), ensure_ascii=False, indent=1)
+    played = service.load(ctx.db, row)
+    # a log of 2,000 events is ~0.7 MB of indented JSON: made in pieces, the worker's other
+    # requests run between them
+    body = "".join(paced(json.JSONEncoder(ensure_ascii=False, indent=1).iterencode(played.log()), every=256))
     response = Response(body, mimetype="application/json")
     response.headers["Content-Disposition"] = (
         f'attachment; filename="{played.row["game"]}-{ctx.table["code"]}-{number}.json"')

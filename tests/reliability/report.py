@@ -195,6 +195,25 @@ ROWS = [
       R + "test_internet.py::test_the_caps_are_off_behind_a_trusted_proxy"], "moderation",
      "past the cap: {slow_connections_refused} half-sent connections refused; past the rate: "
      "{flood_requests_refused} refused"),
+    ("Without a proxy, one address holds at most 16 live streams of the whole server, board links' "
+     "included, and a table's link at most 64: past them a 429 in the phone's language before the app "
+     "sees it (the page polls instead); another address or link is served, and a stream that ends "
+     "gives its place back.",
+     [R + "test_internet.py::test_one_address_holds_so_many_live_streams",
+      R + "test_internet.py::test_a_stream_past_the_cap_is_told_in_the_phone_s_language"], "moderation",
+     "past the cap: {streams_refused} streams refused"),
+    ("A big game's history comes a page at a time, on the join link only (an imported log of 2,000 "
+     "events; a table of hundreds of games); the read-only board shows its newest rows; a long fold "
+     "or page lets the worker's other requests run every 5 ms (bench/history.py times every route).",
+     ["tests/test_web_history.py::test_a_big_game_s_history_comes_a_page_at_a_time",
+      "tests/test_web_history.py::test_the_board_s_earlier_entries_come_a_page_at_a_time_on_the_join_link_only",
+      "tests/test_web_history.py::test_a_big_game_s_pages_let_the_worker_s_other_requests_run",
+      "tests/test_web_history.py::test_a_table_of_many_games_shows_them_a_page_at_a_time",
+      "tests/test_service.py::test_a_long_game_s_correction_is_checked_without_the_write_lock"], "moderation", "—"),
+    ("One table's changes cost its live streams at most a message every 250 ms a worker, rendered, "
+     "framed and deflated once for every stream of one kind; the changes between fold into the next.",
+     ["tests/test_web_board.py::test_many_streams_of_one_kind_get_one_render_and_one_deflate",
+      "tests/test_web_board.py::test_a_table_s_streams_get_a_message_at_most_every_so_often"], "moderation", "—"),
     ("On the internet, behind a reverse proxy: only trusted proxies' forwarded addresses count, "
      "IPv6 by its /64; the server answers only to its hosts and the join link never follows a "
      "Host header; cookies expire after a month and go over HTTPS only there; short codes expire; "

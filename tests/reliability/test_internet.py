@@ -308,6 +308,93 @@ def test_the_caps_count_across_workers(tmp_path, kit, figures):
         server.stop()
 
 
+def _stream(server, source: str, path: str, language: str = "en") -> tuple:
+    """A live stream opened from `source`: its socket (still open, unless refused) and what came
+    back first (its head, or the whole refusal)."""
+    sock = _connect(server, source)
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nAccept-Language: {language}\r\n\r\n".encode())
+    answer = b""
+    while b"\r\n\r\n" not in answer or answer.startswith(b"HTTP/1.1 429"):
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        answer += chunk
+    return sock, answer
+
+
+def test_one_address_holds_so_many_live_streams(tmp_path, kit, figures):
+    """2,521 live streams from 20 addresses on one table, each sent every change (issue 25): an
+    address holds so many streams of the whole server, board links' included, and so does one
+    link of a table; past them a 429 with words (the phone polls instead), another address or
+    link is served, and a stream that ends gives its place back."""
+    instance = tmp_path / "instance"
+    instance.mkdir()
+    (instance / "config.py").write_text("KEEPALIVE_SECONDS = 0.2\n")  # a closed stream is noticed at once
+    server = kit.Server(instance, workers=2, env={"SCOREKEEPER_CONNECTIONS_PER_ADDRESS": "64",
+                                                  "SCOREKEEPER_STREAMS_PER_ADDRESS": "3",
+                                                  "SCOREKEEPER_STREAMS_PER_LINK": "4"})
+    held = []
+    try:
+        table = service.create_table(store.connect(str(server.database)), "host", "escalero", {}, ["Anna", "Ben"])
+        paths = [f"/t/{table['join_token']}/live", f"/b/{table['board_token']}/live", f"/t/{table['join_token']}/live"]
+        for path in paths:
+            sock, answer = _stream(server, "127.0.0.12", path)
+            assert answer.startswith(b"HTTP/1.1 200"), answer[:200]
+            held.append(sock)
+        for path, language, words in ((paths[0], "en", "Too many live boards are open from this address"),
+                                      (paths[1], "de-DE,de;q=0.9", "Zu viele Live-Tafeln")):  # the board link's too
+            sock, answer = _stream(server, "127.0.0.12", path, language)
+            sock.close()
+            assert answer.startswith(b"HTTP/1.1 429") and words.encode() in answer, answer
+            assert b"Retry-After: 30" in answer
+        for source in ("127.0.0.13", "127.0.0.14"):  # other addresses: the join link's third and fourth
+            sock, answer = _stream(server, source, paths[0])
+            held.append(sock)
+            assert answer.startswith(b"HTTP/1.1 200")
+        sock, answer = _stream(server, "127.0.0.15", paths[0], "pl")  # past the link's cap
+        sock.close()
+        assert answer.startswith(b"HTTP/1.1 429") and "Przy tym stole otwarto zbyt wiele".encode() in answer, answer
+        sock, answer = _stream(server, "127.0.0.15", paths[1])  # the board link has a cap of its own
+        held.append(sock)
+        assert answer.startswith(b"HTTP/1.1 200")
+        status, _, _ = _get(server, "127.0.0.12", "/rules/escalero")  # its pages are served all the same
+        assert status == 200
+        held.pop(0).close()  # one stream ends: its place is free again
+        deadline = time.monotonic() + 5
+        while True:
+            sock, answer = _stream(server, "127.0.0.12", paths[0])
+            if answer.startswith(b"HTTP/1.1 200") or time.monotonic() > deadline:
+                break
+            sock.close()
+            time.sleep(0.2)
+        held.append(sock)
+        assert answer.startswith(b"HTTP/1.1 200"), answer[:200]
+        figures.add("moderation", "streams_refused", 3)
+    finally:
+        for sock in held:
+            sock.close()
+        server.stop()
+
+
+def test_a_stream_past_the_cap_is_told_in_the_phone_s_language():
+    """The worker refuses a stream past the cap before the app sees it (a refusal in the app
+    cost a table's context and a page, hundreds a second), in the words of its Accept-Language."""
+    from types import SimpleNamespace
+
+    from scorekeeper import worker
+
+    refusals = {"address": worker.stream_refusals(worker.STREAMS_FULL), "link": worker.stream_refusals(worker.LINK_FULL)}
+    assert set(refusals["address"]) == set(refusals["link"]) == {"en", "de", "es", "pl"}
+    refuse = lambda header, cap="address": worker.CappedGeventWorker.stream_refusal(
+        SimpleNamespace(stream_refusals=refusals), SimpleNamespace(headers=[("ACCEPT-LANGUAGE", header)]), cap)
+    assert b"Zu viele Live-Tafeln" in refuse("de-AT,de;q=0.9,en;q=0.8")
+    assert b"Z tego adresu" in refuse("fr-FR, pl;q=0.5") and b"demasiados" in refuse("es")
+    assert refuse("").startswith(b"HTTP/1.1 429 Too Many Requests") and b"Too many live boards" in refuse("zz")
+    assert b"of this table" in refuse("en", "link") and "Esta mesa tiene".encode() in refuse("es", "link")
+    assert worker.LIVE.fullmatch("/t/abc-_1/live") and worker.LIVE.fullmatch("/b/x/live")
+    assert not worker.LIVE.fullmatch("/t/abc/live/x") and not worker.LIVE.fullmatch("/t/abc/board")
+
+
 def _in_child(work) -> int:
     """Run `work()` (returning a small number) in a forked process; its result."""
     import os
@@ -353,6 +440,18 @@ def test_the_address_table_is_one_for_every_process():
     assert table.open_connections("203.0.113.3") == 2
     table.release(os.getpid())  # the master reaps a worker: its connections go with it
     assert table.open_connections("203.0.113.3") == 0
+
+    def stream_three() -> int:  # live streams are counted the same way, apart from connections
+        table.claim(os.getpid())
+        return sum(table.open_stream("203.0.113.4", 4) is not False for _ in range(3))
+
+    assert _in_child(stream_three) == 3
+    table.claim(os.getpid())
+    assert table.open_streams("203.0.113.4") == 0
+    streams = [table.open_stream("203.0.113.4", 2) for _ in range(3)]
+    assert streams[2] is False and table.open_connections("203.0.113.4") == 0
+    table.close_stream(streams[0])
+    assert table.open_streams("203.0.113.4") == 1
     table.close()
 
 

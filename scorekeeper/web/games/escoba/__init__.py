@@ -514,6 +514,9 @@ def table_finder():
     return render_finder(g.ctx.token)
 
 
+SHEET_ROUNDS = 30  # rounds on the board's score sheet, the newest
+
+
 @dataclass(frozen=True)
 class EscobaView:
     """What the Escoba templates read: the sides, the escobas tapped this round, and the words
@@ -525,6 +528,18 @@ class EscobaView:
     sides: tuple
     tally: list[int]  # the escobas tapped so far this round, per side in seat order
     writes: bool  # this phone may enter the round being played
+
+    @property
+    def sheet(self) -> list[tuple[int, dict]]:
+        """The score sheet's rows: (number, round) of the newest SHEET_ROUNDS rounds (issue 25:
+        an imported log of 2,000 rounds made every board 320 KB); the rest are in the history."""
+        rounds = self.played.result["rounds"]
+        first = max(0, len(rounds) - SHEET_ROUNDS)
+        return [(number, rounds[number - 1]) for number in range(first + 1, len(rounds) + 1)]
+
+    @property
+    def sheet_left_out(self) -> int:
+        return max(0, len(self.played.result["rounds"]) - SHEET_ROUNDS)
 
     def round_number(self, recorded: service.Recorded) -> int | None:
         return round_number(self.played, recorded)

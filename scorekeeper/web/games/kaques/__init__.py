@@ -147,6 +147,18 @@ def _nice_ceiling(value: float) -> int:
         step *= 10
 
 
+CHART_POINTS = 120  # points of a line at most: about one per two pixels of the chart's width
+
+
+def _drawn(count: int) -> range | list[int]:
+    """Which of a line's `count` points are drawn: all, or evenly spaced ones and the last
+    (issue 25: a game of 2,000 turns drew 2,000 points and every Kaque among them on each board)."""
+    if count <= CHART_POINTS:
+        return range(count)
+    step = -(-count // CHART_POINTS)
+    return [*range(0, count - 1, step), count - 1]
+
+
 def chart(played) -> dict[str, Any] | None:
     """Lines of every player's running total over their turns, scaled to fit, with the target."""
     result = played.result
@@ -171,10 +183,11 @@ def chart(played) -> dict[str, Any] | None:
     lines = []
     for player in players:
         values = series[player]
+        drawn = _drawn(len(values))
         lines.append({"player": player, "colour": players.index(player) % COLOURS,
-                      "points": " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(values)),
+                      "points": " ".join(f"{x(i)},{y(values[i])}" for i in drawn),
                       "end": (x(len(values) - 1), y(values[-1])),
-                      "kaques": [(x(i), y(v)) for i, v in enumerate(values) if i and v == values[i - 1]]})
+                      "kaques": [(x(i), y(values[i])) for i in drawn if i and values[i] == values[i - 1]]})
     x_step = max(1, -(-rounds // 6))
     return {"width": WIDTH, "height": HEIGHT, "left": LEFT, "right": WIDTH - RIGHT, "top": TOP,
             "bottom": HEIGHT - BOTTOM, "lines": lines,
