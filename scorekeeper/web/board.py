@@ -112,9 +112,11 @@ def joins_or_seats(ctx: TableContext) -> bool:
     """Whether this viewer's board shows the join form or the host's seat list, which change
     with a game's first entry (templates/_board.html): a seated phone's or the read-only
     board's first entry is its parts (issue 27: at a venue's start, every table's first entry
-    sent each of its phones the whole board, a render each)."""
+    sent each of its phones the whole board, a render each). A seat taken before the first entry
+    but not among the game's players is told, with it, that it plays from the next game."""
     who = ctx.who
-    return ctx.is_host or (not who.read_only and not who.seat and not who.removed)
+    return (ctx.may("seats") or (not who.read_only and not who.seat and not who.removed)
+            or (who.seat is not None and who.name not in ctx.played.header.get("players", ())))
 
 
 def render(ctx: TableContext, change: int, chosen: Iterable[Part], base: int, events: list, tapped: Any) -> str:
