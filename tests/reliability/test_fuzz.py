@@ -315,7 +315,6 @@ def test_fuzz_route(world, endpoint, figures):
         token_kind = draw(st.sampled_from(["join", "join", "join", "board", "other", "random", "empty", "junk"]))
         fields = draw(strategies[game])
         htmx = draw(st.booleans())
-        table = world["tables"][game]
         names = NAMES[game]
         if identity == "player":
             key = f"{game}:{draw(st.sampled_from(names))}"
