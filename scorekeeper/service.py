@@ -71,6 +71,10 @@ class Write:
         self.events: list[int] = []  # the events this change appended
         self.kinds: list[str] = []  # and their kinds (metrics, once committed)
         self.game_changed = False  # the game's events, draft, header or a new game (see `stale_refusal`)
+        # the game as this change leaves it, when it appended one entry and nothing after it:
+        # kept in the fold cache once the change commits, for its answer and live updates
+        self.after: Played | None = None
+        self.appended: dict | None = None  # the row of the event appended last
 
     @cached_property
     def game(self) -> dict:
@@ -94,9 +98,11 @@ class Write:
         self.key = None  # one key names one event
         self._wrote = self.game_changed = True
         self.__dict__.pop("played", None)
+        self.after = None
         event_id = store.insert(self.db, "events", row)
         self.events.append(event_id)
         self.kinds.append(kind)
+        self.appended = row
         return event_id
 
     # -- entries ----------------------------------------------------------------------------
@@ -107,12 +113,17 @@ class Write:
         played = self.played
         event = _check_writer(played, self.who, dict(event))
         try:
-            clean_event(played.engine, event)
-            played.game.apply(played.state, event)
+            # cleaned once and applied once (issue 26): the state it makes is the game's next
+            event = clean_event(played.engine, event)
+            state = played.engine.apply(played.state, event)
         except RuleError as error:
             raise Refused(error.text) from None
         self.db.execute("DELETE FROM drafts WHERE game_id = ?", [self.game["id"]])
-        return self.event("entry", {k: v for k, v in event.items() if k not in ("at", "by")})
+        event_id = self.event("entry", {k: v for k, v in event.items() if k not in ("at", "by")})
+        row = self.appended
+        self.after = played.followed_by(Recorded(event_id, "entry", json.loads(row["payload"]), None, row["by"],
+                                                 row["at"], row["device"]), state)
+        return event_id
 
     def undo(self, target: Any) -> int:
         played = self.played
@@ -187,6 +198,7 @@ class Write:
     def set_header(self, header: dict) -> None:
         self.db["games"].update(self.game["id"], {"header": json.dumps(header)})
         self.game_changed = True
+        self.after = None
         self.reload()
 
 
@@ -224,7 +236,12 @@ def write(db: sqlite_utils.Database, table: dict | None, who: Viewer | None,
                 if change.table is not None:
                     changed(db, change.table["id"], change.events[0] if len(change.events) == 1 else None,
                             who.device if who else None, change.game_changed)
-            metrics.wrote(change.kinds)  # committed
+            # committed: the game as the entry left it is the fold the answer and the live
+            # updates read (issue 26: not read again and its entry applied a second time)
+            after = change.after
+            if after is not None and change.events == [after.last_event_id]:
+                db.folds.put(after.row["id"], after, after.size)
+            metrics.wrote(change.kinds)
             return answer
         except Deferred as deferred:  # rolled back: the long check runs without the lock, then again
             deferred.check()
@@ -501,7 +518,12 @@ def by_board_token(db: sqlite_utils.Database, value: str) -> dict:
     return _one(db, "board_token", value)
 
 
-def _one(db: sqlite_utils.Database, column: str, value: str) -> dict:
+def table_by_id(db: sqlite_utils.Database, table_id: int) -> dict:
+    """A table as it stands now (after a write; each message of a live stream)."""
+    return _one(db, "id", table_id)
+
+
+def _one(db: sqlite_utils.Database, column: str, value: str | int) -> dict:
     rows = store.rows(db, f"SELECT * FROM tables WHERE {column} = ? LIMIT 1", [value]) if value else []
     if not rows:
         raise Refused("There is no such table. Check the link or ask the host for the code.", 404)
@@ -875,6 +897,14 @@ class Played:
     @property
     def engine(self):
         return ENGINES[self.row["game"]]
+
+    def followed_by(self, recorded: Recorded, state: Any) -> Played:
+        """This game with one more entry, `recorded`, whose event made `state` from this one's:
+        what a fold of its events would give, the entry's state kept for an undo of it."""
+        return replace(self, entries=self.entries + ((recorded, recorded.event),),
+                       history=self.history + (recorded,), state=state, result=self.engine.result(state),
+                       last_event_id=recorded.id, draft=None, previous=self.state,
+                       size=self.size + _fold_size((recorded,), "") - FOLD_BASE_BYTES)
 
     @property
     def finished(self) -> bool:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import json
 import types
+from dataclasses import replace
 
 import pytest
 
-from scorekeeper import create_app, service, store
+from scorekeeper import create_app, gamelog, service, store
 from scorekeeper.games import ENGINES
 from scorekeeper.games.base import Engine, Statistics
 
@@ -87,6 +88,48 @@ def test_a_retried_write_returns_the_first_answer_and_writes_once(app, phone):
     again = service.submit(db, table, who, dict(event), idem="k1")
     assert first == again
     assert db["events"].count_where("game_id = ?", [service.current_game(db, table["id"])["id"]]) == 1
+
+
+def test_an_entry_is_cleaned_and_applied_once_and_answered_from_its_own_state(app, phone, monkeypatch):
+    """The write path does each thing once (issue 26): the entry's event is cleaned and applied
+    by the engine once, and the answer and the board after it read the game the transaction
+    left (its fold kept), not the events read back and the entry applied again. The path is
+    every game's; one game shows it."""
+    game, players = "escalero", ("Anna", "Ben")
+    entries = [{"type": "score", "column": 1, "row": "F", "value": 35},
+               {"type": "score", "column": 1, "row": "1", "value": 3}]
+    host = phone()
+    token = host.open_table(game, players=players)
+    assert host.enter(token, entries[0]).status_code == 200
+    engine, calls = ENGINES[game], {"apply": 0, "clean": 0}
+
+    def counted_apply(state, event):
+        calls["apply"] += 1
+        return engine.apply(state, event)
+
+    real_clean = service.clean_event
+
+    def counted_clean(engine, event):
+        calls["clean"] += 1
+        return real_clean(engine, event)
+
+    monkeypatch.setitem(ENGINES, game, replace(engine, apply=counted_apply))
+    monkeypatch.setattr(service, "clean_event", counted_clean)
+    monkeypatch.setattr(gamelog, "clean_event", counted_clean)
+    app.extensions["scorekeeper.folds"].clear()
+    assert host.get(f"/t/{token}").status_code == 200  # folded again with the counting engine
+    calls.update(apply=0, clean=0)
+    answer = host.post(f"/t/{token}/entries", {"event": json.dumps(entries[1]), "change": host.board_change(token)},
+                       headers={"HX-Request": "true"})
+    assert answer.status_code == 200 and "<hx-partial" in answer.get_data(as_text=True)
+    assert calls == {"apply": 1, "clean": 1}
+    assert host.get(f"/t/{token}").status_code == 200 and calls == {"apply": 1, "clean": 1}
+    db = db_of(app)
+    row = service.current_game(db, service.by_join_token(db, token)["id"])
+    kept = service.load(db, row)
+    folded = service.fold(row, service.history_of(db, row["id"]), kept.last_event_id)
+    assert len(kept.entries) == 2 and kept.state == folded.state and kept.result == folded.result
+    assert kept.entries == folded.entries and kept.history == folded.history
 
 
 def _device(app, phone) -> str:

@@ -63,7 +63,7 @@ class TableContext:
         """The table and who is looking as they stand now (after a write; for each message of a
         live stream): a seat let in, turned away or removed, or a new join link, shows at once."""
         db = db or self.db
-        table = db["tables"].get(self.table["id"])
+        table = service.table_by_id(db, self.table["id"])
         if self.who.read_only:
             return TableContext(db, table, self.who, self.link)
         return TableContext(db, table, service.viewer(db, table, self.who.device), self.link)

@@ -113,7 +113,8 @@ class Driver(threading.Thread):
             assert reply.status == 200, (self.game, reply.status, reply.message, event)
             with self.lock:
                 self.acked[token].append(idem)
-                self.events[token].append(event)
+                # stored as the engine read it: a null field is one left out (LOG-FORMAT.md)
+                self.events[token].append({k: v for k, v in event.items() if v is not None})
                 self.pending = None
                 self.resent += tries
 
