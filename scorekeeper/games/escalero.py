@@ -228,9 +228,10 @@ class State:
                 for row in self.rows if (column, row) not in pad]
 
     def column_sums(self, side: str) -> list[int]:
-        pad = self.pads[side]
-        return [sum(v for (c, _), v in pad.items() if c == column)
-                for column in range(1, self.rules["columns"] + 1)]
+        sums = [0] * self.rules["columns"]
+        for (column, _), value in self.pads[side].items():
+            sums[column - 1] += value
+        return sums
 
 
 name = "escalero"

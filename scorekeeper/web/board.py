@@ -18,7 +18,7 @@ two states. The tray, the way a phone enters its turn, is one part, always swapp
 from __future__ import annotations
 
 import re
-from itertools import takewhile
+from itertools import islice, takewhile
 from typing import Any, Iterable
 
 from flask import current_app
@@ -146,8 +146,10 @@ def history(ctx: TableContext, parts, events: list) -> list[str]:
     follow it (an undo or a correction sends the whole board)."""
     played, shown = ctx.played, ctx.recent_rows
     first = min(recorded.id for recorded in events)
-    before = [recorded for recorded in reversed(played.history) if recorded.id < first][:shown]
-    after = list(reversed(played.history))[:shown]
+    # the newest rows only: a game of 2,000 events is not walked for each entry
+    newest = list(islice(reversed(played.history), len(events) + shown))
+    before = [recorded for recorded in newest if recorded.id < first][:shown]
+    after = newest[:shown]
     if not before:
         return [swap(str(parts.history()).strip())]
     kept = {recorded.id for recorded in before}

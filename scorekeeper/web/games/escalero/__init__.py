@@ -11,7 +11,7 @@ from flask_babel import get_locale
 
 from .... import service
 from ....games import escalero
-from ....games.base import RuleError
+from ....games.base import RuleError, number
 from ...context import table_blueprint
 from ...dice import read_dice
 from ...i18n import _, localize, pgettext
@@ -244,14 +244,15 @@ def touched(ctx, played, events) -> list[tuple]:
     chosen = [("stamp",), ("history",), ("tray", had_pad)]
     if not ctx.can_write:  # a phone that writes has the turn line in its tray
         chosen.append(("turn",))
-    sums = {side.name: list(state.column_sums(side.name)) for side in state.setup.sides}
-    before = {side: list(columns) for side, columns in sums.items()}
+    before = {side: list(columns) for side, columns in played.result["columns"].items()}
     for entry in written:
         before[entry.side][entry.column - 1] -= entry.value
         chosen.append(("cell", view.index[entry.side], entry.column, entry.row))
         if entry.value:
             chosen.append(("sum", view.index[entry.side], entry.column))
-    if escalero.points_of(before, state.rules) != escalero.points_of(sums, state.rules):
+    # the points as the pad shows them, before these entries and now (the game's result)
+    if any(entry.value for entry in written) and {  # a cross-out moves no sum
+            side: number(p) for side, p in escalero.points_of(before, state.rules).items()} != played.result["points"]:
         chosen.insert(1, ("points",))
     return chosen
 
