@@ -934,7 +934,7 @@ class Played:
 
     @cached_property
     def _positions(self) -> dict[int, int]:
-        # Performance (issue 25): Escoba's history numbers every row by its round; a lookup, not a scan
+        # Performance (issue 25): a history may number every row by its round; a lookup, not a scan
         return {recorded.id: index for index, (recorded, _) in enumerate(self.entries)}
 
     def rows(self, before: int | None = None, count: int = 50, skip: int = 0) -> tuple[list[Recorded], int | None]:
@@ -953,7 +953,7 @@ class Played:
         return [recorded.id for recorded in self.history]
 
     def derived(self, key: str, make: Callable[[Played], T]) -> T:
-        """What a screen works out from the whole game (the score after each Euchre deal, say),
+        """What a screen works out from the whole game (the score after each deal, say),
         made once for this fold and kept with it: a history of 2,000 rows asks for it per row."""
         made = self.__dict__.setdefault("_derived", {})
         if key not in made:

@@ -14,6 +14,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Iterator
 
 from html.parser import HTMLParser
 
@@ -316,32 +317,20 @@ class Server:
 # --- the largest logs an import takes ------------------------------------------------------------
 
 LOGS = ROOT / "tests" / "logs"
-LARGEST_FROM = {  # the real games whose entries are repeated, the target moved out of reach
-    "euchre": ("euchre/full-game.json", {"target": 10 ** 6}),
-    "kaques": ("kaques/to-1000-two-players.json", {"target": 10 ** 9}),
-    "escoba": ("escoba/two-players-to-21.json", {"target": 10 ** 6}),
-}
 
 
 def largest_log(game: str, most_bytes: int | None = None) -> dict:
     """The largest log of `game` an import takes: `service.MAX_LOG_EVENTS` events (or as many
-    as fit in `most_bytes` of compact JSON, what /import's body allows), the entries of a real
-    game repeated with its target out of reach, never finished; for Escalero, whose pad ends
-    the game, every cell of twelve players' three columns and the Grande's second row (396).
-    The issue's attack (`redeals=True`, bench/attack.py) pads a real Euchre game with redeals."""
+    as fit in `most_bytes` of compact JSON, what /import's body allows): the header and the
+    events its tests/games/<game>.py's `largest_events` gives (a real game's entries repeated
+    with its target out of reach, never finished; or, where the pad ends the game, the whole
+    pad of the most players). The issue's attack (`redeals=True`, bench/attack.py) pads a real game
+    with redeals."""
     from scorekeeper import gamelog, service
+    from tests.games import SUPPORT
 
     most = service.MAX_LOG_EVENTS
-    if game == "escalero":
-        doc = {"format": gamelog.FORMAT, "game": "escalero", "players": [f"P{n}" for n in range(1, 13)],
-               "rules": {"columns": 3, "double_grande": True}, "events": []}
-        source = escalero_events(doc)
-    else:
-        path, rules = LARGEST_FROM[game]
-        doc = json.loads((LOGS / path).read_text())
-        doc["rules"] = {**doc.get("rules", {}), **rules}
-        entries = [{k: v for k, v in event.items() if k not in ("at", "by")} for event in doc["events"]]
-        source = (entries[n % len(entries)] for n in range(most))
+    doc, source = SUPPORT[game].largest_events(most)
     doc["events"], size = [], len(json.dumps({**doc, "events": []}, separators=(",", ":")))
     for event in source:
         size += len(json.dumps(event, separators=(",", ":"))) + 1
@@ -352,24 +341,13 @@ def largest_log(game: str, most_bytes: int | None = None) -> dict:
     return doc
 
 
-def escalero_events(doc: dict):
-    """Every cell of an Escalero log's pad, side by side, as dice where a throw makes the row."""
-    from scorekeeper import gamelog
-    from scorekeeper.games.escalero import allowed_values
-
-    game = gamelog.read_header(doc)
-    state = game.start()
-    for turn in range(10_000):
-        side = state.side_on_turn
-        if side is None:
-            return
-        cells = state.open_cells(side)
-        column, row = cells[(turn * 7) % len(cells)]
-        values = allowed_values(row, state.rules)
-        event = {"type": "score", "player": state.setup.side(side).members[0], "column": column,
-                 "row": row.value, "value": values[turn % len(values)]}
-        state = game.apply(state, event)
-        yield event
+def repeated_log(path: str, rules: dict, most: int) -> tuple[dict, Iterator[dict]]:
+    """A real game's log (`path` under tests/logs/) with `rules` changed (its target out of
+    reach), and its entries (without their times and writers) over and over, `most` in all."""
+    doc = json.loads((LOGS / path).read_text())
+    doc["rules"] = {**doc.get("rules", {}), **rules}
+    entries = [{k: v for k, v in event.items() if k not in ("at", "by")} for event in doc["events"]]
+    return doc, (entries[n % len(entries)] for n in range(most))
 
 
 def padded_euchre_log() -> dict:

@@ -68,7 +68,7 @@ def inner(ctx: TableContext, change: int) -> str:
 
 def rendered(name: str, values: dict) -> str:
     """A template rendered in pieces, the worker's other requests running between them
-    (`gamelog.paced`): a twelve-player Escalero pad is 75 KB, 20 ms of one worker."""
+    (`gamelog.paced`): a twelve-player dice pad of three columns is 75 KB, 20 ms of one worker."""
     return "".join(paced(current_app.jinja_env.get_template(name).generate(values)))
 
 

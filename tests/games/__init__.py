@@ -39,6 +39,11 @@ game):
   tests/reliability/test_fuzz.py).
 - `BOARD_LOG` — the log (in tests/logs/<game>/) whose entries tests/test_web_board.py plays one
   by one; `CRASH_LOGS` — the logs tests/reliability/test_crash.py plays while the server is killed.
+- `largest_events(most)` — `(header, events)` of the largest log an import takes
+  (tests/support.py's `largest_log` fills the header with up to `most` of the events): a real
+  game's entries repeated with its target out of reach, never finished
+  (`tests.support.repeated_log`); or, where the pad ends the game, the whole pad of the most
+  players a table seats.
 """
 
 from __future__ import annotations
@@ -51,7 +56,7 @@ from scorekeeper.games import GAMES
 CONTRACT = ("PLAYERS", "event_fields", "header", "legal_move", "draft_payloads", "first_entry", "writes",
             "markup_entry", "DRAWS_PAIRS", "TRAY_QUERY", "TRAY_QUERIES", "READ_QUERIES", "SAME_WORDS",
             "FUZZ_NAMES", "FUZZ_TEAMS", "FUZZ_SEED", "fuzz_event_fields", "fuzz_tray_fields", "fuzz_routes",
-            "fuzz_history", "BOARD_LOG", "CRASH_LOGS")
+            "fuzz_history", "BOARD_LOG", "CRASH_LOGS", "largest_events")
 
 
 def _load(game: str) -> ModuleType:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from scorekeeper import gamelog
 from scorekeeper.games import escalero
 
 from tests.event_space import faces, names
@@ -104,3 +105,30 @@ def fuzz_history(host, phones, token) -> list:
 
 BOARD_LOG = "seed-three-players"
 CRASH_LOGS = ("seed-two-players", "pairs-and-a-side-of-one")
+
+
+# --- the largest log an import takes (tests/support.py's largest_log, bench/history.py) --------------
+
+
+def largest_events(most: int):
+    """Its pad ends the game: every cell of twelve players' three columns and the Grande's
+    second row (396), side by side, a value each."""
+    doc = {"format": gamelog.FORMAT, "game": "escalero", "players": [f"P{n}" for n in range(1, 13)],
+           "rules": {"columns": 3, "double_grande": True}}
+    return doc, _every_cell(doc)
+
+
+def _every_cell(doc: dict):
+    game = gamelog.read_header(doc)
+    state = game.start()
+    for turn in range(10_000):
+        side = state.side_on_turn
+        if side is None:
+            return
+        cells = state.open_cells(side)
+        column, row = cells[(turn * 7) % len(cells)]
+        values = escalero.allowed_values(row, state.rules)
+        event = {"type": "score", "player": state.setup.side(side).members[0], "column": column,
+                 "row": row.value, "value": values[turn % len(values)]}
+        state = game.apply(state, event)
+        yield event

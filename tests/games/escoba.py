@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from scorekeeper.games import escoba
 
 from tests.event_space import huge, wrong
+from tests.support import repeated_log
 
 LOGS = Path(__file__).resolve().parents[1] / "logs" / "escoba"
 PLAYERS = ("Anna", "Ben")
@@ -140,3 +141,10 @@ def fuzz_history(host, phones, token) -> list:
 
 BOARD_LOG = "three-players-tie-plays-on"
 CRASH_LOGS = ("two-players-to-21",)
+
+
+# --- the largest log an import takes (tests/support.py's largest_log, bench/history.py) --------------
+
+
+def largest_events(most: int):
+    return repeated_log("escoba/two-players-to-21.json", {"target": 10 ** 6}, most)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from tests.event_space import names
+from tests.support import repeated_log
 
 PLAYERS = ("Anna", "Ben", "Cleo", "Dora")
 
@@ -100,3 +101,10 @@ def fuzz_history(host, phones, token) -> list:
 
 BOARD_LOG = "three-handed-tie-plays-on"
 CRASH_LOGS = ("full-game",)
+
+
+# --- the largest log an import takes (tests/support.py's largest_log, bench/history.py) --------------
+
+
+def largest_events(most: int):
+    return repeated_log("euchre/full-game.json", {"target": 10 ** 6}, most)

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from scorekeeper.games import ENGINES
 
 from tests.event_space import events, faces, huge, names, wrong
+from tests.support import repeated_log
 
 PLAYERS = ("Anna", "Ben")
 
@@ -107,3 +108,10 @@ def fuzz_history(host, phones, token) -> list:
 
 BOARD_LOG = "to-1000-three-players-mixed"
 CRASH_LOGS = ("to-10000-quick-totals", "to-1000-three-players-mixed")
+
+
+# --- the largest log an import takes (tests/support.py's largest_log, bench/history.py) --------------
+
+
+def largest_events(most: int):
+    return repeated_log("kaques/to-1000-two-players.json", {"target": 10 ** 9}, most)
