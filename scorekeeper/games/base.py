@@ -204,11 +204,23 @@ def describe(value: Any) -> str:
 
     >>> describe("Anna"), describe("a\\nb")
     ("'Anna'", "'a\\\\nb'")
+
+    Also what Python will not write out (only a caller in Python can pass it: JSON refuses it
+    when a log is read): an integer of over 4,300 digits (sys.set_int_max_str_digits), or
+    lists nested thousands deep.
+
+    >>> describe(10 ** 5000), describe([10 ** 5000])
+    ('a number too long to show', 'a number too long to show')
     """
     if isinstance(value, str):
         text = "'" + "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode() for ch in value) + "'"
     else:
-        text = repr(value)
+        try:
+            text = repr(value)
+        except ValueError:
+            return Text("a number too long to show")
+        except RecursionError:
+            return Text("a value nested too deeply to show")
     return text if len(text) <= 40 else text[:37] + "..."
 
 
