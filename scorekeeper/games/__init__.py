@@ -9,6 +9,6 @@ from importlib import import_module
 
 from .base import Engine
 
-GAMES = ("escalero", "euchre", "kaques", "escoba")
+GAMES = ("escalero", "euchre", "kaques", "escoba", "yatzy")
 
 ENGINES: dict[str, Engine] = {game: Engine.of(import_module(f".{game}", __name__)) for game in GAMES}

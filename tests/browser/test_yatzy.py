@@ -1,0 +1,171 @@
+"""Yatzy in real browsers: three 360×740 touch phones open and join a table by its join link and
+play a whole Scandinavian game, every turn entered by taps — the five dice thrown, then the lit
+box — six taps and no scroll a turn, live on every phone, to the settlement's money and
+transfers at €0.10 a point. And a box written without dice, corrected where it stands, and
+a slip undone."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from playwright.sync_api import expect
+
+from scorekeeper.gamelog import fold, read_header
+
+from .conftest import PHONE, open_table, seat
+
+NAMES = ("Anna", "Ben", "Cleo")
+# each player's fifteen turns: the box, and the dice thrown for it (every one scores there)
+PLANS = {
+    "Anna": [("1", [1, 1, 1, 2, 3]), ("pair", [6, 6, 5, 4, 1]), ("2", [2, 2, 2, 4, 5]), ("two_pairs", [6, 6, 5, 5, 1]),
+             ("3", [3, 3, 3, 1, 2]), ("three", [6, 6, 6, 2, 3]), ("4", [4, 4, 4, 1, 2]), ("four", [5, 5, 5, 5, 2]),
+             ("5", [5, 5, 5, 1, 2]), ("small", [1, 2, 3, 4, 5]), ("6", [6, 6, 6, 1, 2]), ("large", [2, 3, 4, 5, 6]),
+             ("full", [6, 6, 6, 5, 5]), ("chance", [6, 6, 5, 5, 4]), ("yatzy", [4, 4, 4, 4, 4])],
+    "Ben": [("yatzy", [2, 2, 2, 2, 2]), ("1", [1, 2, 3, 4, 6]), ("chance", [1, 2, 3, 4, 6]), ("2", [2, 2, 3, 4, 6]),
+            ("full", [2, 2, 2, 3, 3]), ("3", [3, 3, 1, 2, 4]), ("large", [6, 5, 4, 3, 2]), ("4", [4, 4, 1, 2, 3]),
+            ("small", [5, 4, 3, 2, 1]), ("5", [5, 5, 1, 2, 3]), ("four", [3, 3, 3, 3, 1]), ("6", [6, 6, 1, 2, 3]),
+            ("three", [4, 4, 4, 1, 2]), ("two_pairs", [3, 3, 2, 2, 6]), ("pair", [5, 5, 1, 2, 3])],
+    "Cleo": [("6", [6, 6, 6, 6, 1]), ("5", [5, 5, 5, 1, 2]), ("4", [4, 4, 4, 4, 1]), ("3", [3, 3, 3, 3, 1]),
+             ("2", [2, 2, 2, 2, 1]), ("1", [1, 1, 2, 3, 4]), ("yatzy", [6, 6, 6, 6, 6]), ("full", [5, 5, 5, 6, 6]),
+             ("chance", [6, 6, 6, 5, 5]), ("large", [2, 3, 4, 5, 6]), ("small", [1, 2, 3, 4, 5]),
+             ("four", [6, 6, 6, 6, 3]), ("three", [5, 5, 5, 1, 2]), ("two_pairs", [4, 4, 3, 3, 1]),
+             ("pair", [6, 6, 1, 2, 3])],
+}
+COUNT_SCROLLS = "window.__scrolls = 0; document.addEventListener('scroll', () => { window.__scrolls += 1; }, true);"
+
+
+def expected_result() -> dict:
+    """The settlement the engine makes of the same turns."""
+    doc = {"format": "scorekeeper-log/1", "game": "yatzy", "players": list(NAMES), "rules": {"stake": "0.10"},
+           "events": [{"type": "score", "player": name, "box": PLANS[name][turn][0], "dice": PLANS[name][turn][1]}
+                      for turn in range(15) for name in NAMES]}
+    game = read_header(doc)
+    return game.engine.result(fold(game, doc["events"]))
+
+
+def euros(amount: str, signed: bool = False) -> str:
+    value = Decimal(amount)
+    sign = ("+" if value > 0 else "-" if value < 0 else "") if signed else ""
+    return f"{sign}€{abs(value):.2f}"
+
+
+def wait_entries(page, count) -> None:
+    page.wait_for_function("n => Number(document.querySelector('#stamp')?.dataset.entries) === n", arg=count)
+
+
+class Thumb:
+    """Taps on one phone, each counted, each on something already on the 360×740 screen (a tap
+    on something out of view would scroll it in: the phone's scroll events count those)."""
+
+    def __init__(self, page) -> None:
+        self.page, self.taps = page, 0
+
+    def tap(self, locator) -> None:
+        box = locator.bounding_box()
+        viewport = PHONE["viewport"]
+        assert box and 0 <= box["y"] and box["y"] + box["height"] <= viewport["height"] \
+            and 0 <= box["x"] and box["x"] + box["width"] <= viewport["width"], ("out of view", box)
+        locator.tap()
+        self.taps += 1
+
+
+def test_three_phones_play_a_whole_scandinavian_game_by_taps(server, new_phone):
+    anna = new_phone()
+    link = open_table(anna, server, "yatzy", NAMES, form="scandinavian", stake="0.10")
+    anna.click("#join button:has-text('Anna')")  # the host sits down as Anna
+    anna.wait_for_selector("#tray .turn")
+    phones = {"Anna": anna, **seat(new_phone, link, NAMES[1:], ready="#tray .turn")}
+    for page in phones.values():
+        page.add_init_script(COUNT_SCROLLS)
+        page.reload()
+        page.wait_for_selector("#tray .turn")
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["viewport"]["width"]
+    # each phone's own column first
+    assert [anna.inner_text(f".yz-card thead th.side >> nth={i}") for i in range(3)] == ["Anna", "Ben", "Cleo"]
+    assert phones["Ben"].inner_text(".yz-card thead th.side >> nth=0") == "Ben"
+
+    written = 0
+    for turn in range(15):
+        for name in NAMES:
+            page = phones[name]
+            wait_entries(page, written)
+            expect(page.locator("#tray .turn")).to_contain_text("Your turn!")
+            box, dice = PLANS[name][turn]
+            thumb, scrolled = Thumb(page), page.evaluate("window.__scrolls")
+            for face in dice:
+                thumb.tap(page.locator(f"#tray .faces [data-face='{face}']"))
+            page.wait_for_selector(f"#tray .tray-options[data-for='{','.join(map(str, dice))}'] .options")
+            # every open box of this player lit on the card, and offered in the tray best first
+            options = page.locator("#tray .tray-options [data-cell]")
+            assert options.count() == 15 - turn
+            values = [int(v) for v in options.evaluate_all("els => els.map(el => el.dataset.value)")]
+            assert values == sorted(values, reverse=True)
+            expect(page.locator("#board .yz-card button.cell[data-lit]")).to_have_count(15 - turn)
+            option = page.locator(f"#tray button.option[data-box='{box}']")
+            assert int(option.get_attribute("data-value")) > 0
+            thumb.tap(option)
+            written += 1
+            wait_entries(page, written)
+            assert thumb.taps == 6, (name, turn, thumb.taps)
+            assert page.evaluate("window.__scrolls") == scrolled and page.evaluate("window.scrollY") == 0, \
+                (name, turn, "scrolled")
+
+    # totals 324 (bonus 50), 198, 332 (bonus 50): Anna nets 126 − 8, Ben −126 − 134, Cleo 134 + 8
+    result = expected_result()
+    assert result["totals"] == {"Anna": 324, "Ben": 198, "Cleo": 332} and result["winner"] == "Cleo"
+    assert result["money"] == {"Anna": "11.80", "Ben": "-26.00", "Cleo": "14.20"}
+    assert sorted((t["from"], t["to"], t["amount"]) for t in result["transfers"]) == [
+        ("Ben", "Anna", "11.80"), ("Ben", "Cleo", "14.20")]
+    for page in phones.values():
+        settle = page.locator("#board .settle")
+        expect(settle).to_contain_text("Cleo wins")
+        text = settle.inner_text()
+        for name in NAMES:
+            assert euros(result["money"][name], signed=True) in text, (name, text)
+        for transfer in result["transfers"]:
+            assert f"{transfer['from']} → {transfer['to']} {euros(transfer['amount'])}" in text.replace("\n", " ")
+        expect(page.locator("#tray")).to_be_hidden()
+    # Cleo's card, her column first, heads with the totals
+    for i, name in enumerate(("Cleo", "Anna", "Ben")):
+        assert phones["Cleo"].inner_text(f"#totals td >> nth={i}").startswith(str(result["totals"][name]))
+
+
+def test_a_box_without_dice_a_correction_and_an_undo(server, new_phone):
+    anna = new_phone()
+    link = open_table(anna, server, "yatzy", ("Anna", "Ben"), form="classic")
+    anna.click("#join button:has-text('Anna')")
+    ben = seat(new_phone, link, ("Ben",), ready="#tray .turn")["Ben"]
+    anna.wait_for_selector("#tray .turn")
+    # a box tapped without dice offers what it can hold: classic Full House 25 (or a scratch)
+    anna.click("#board .yz-card button.cell:visible[value='0:full']")
+    anna.wait_for_selector("#tray .picker")
+    values = anna.locator("#tray .picker .values > *")
+    assert [v.inner_text() for v in values.all()] == ["✕ scratch", "25"]
+    anna.click("#tray .picker button:has-text('25')")
+    wait_entries(ben, 1)
+    assert ben.inner_text("#y0-full") == "25"
+    # Ben scratches Yatzy: it asks once more
+    ben.click("#board .yz-card button.cell:visible[value='1:yatzy']")
+    ben.click("#tray .picker details.value summary")
+    ben.click("#tray .picker details.value[open] button")
+    wait_entries(anna, 2)
+    assert anna.inner_text("#y1-yatzy") == "✕"
+    # Anna's slip: 4 4 4 1 2 in Fours, then she corrects it to 16 where it stands
+    for face in (4, 4, 4, 1, 2):
+        anna.click(f"#tray [data-face='{face}']")
+    anna.click("#tray button.option[data-box='4']")
+    wait_entries(ben, 3)
+    anna.click("#y0-4 button.written")
+    anna.click("#tray .picker button:has-text('16')")
+    expect(ben.locator("#y0-4")).to_have_text("16")
+    expect(ben.locator("#b0")).to_contain_text("16")
+    assert "47 more" in ben.get_attribute("#b0", "title") and "needs 47 more for the bonus" in ben.get_attribute(
+        "#b0", "title")
+    # Ben writes and takes it back with the tray's Undo
+    for face in (6, 6, 6, 6, 6):
+        ben.click(f"#tray [data-face='{face}']")
+    ben.click("#tray button.option[data-box='6']")
+    expect(anna.locator("#y1-6")).to_have_text("30")
+    ben.click("#tray .tray-undo")
+    expect(anna.locator("#y1-6")).to_have_text("")
+    assert "undid entry" in ben.inner_text(".history")
