@@ -6,6 +6,16 @@ import os
 from typing import Any, Mapping
 
 from flask import Flask
+from werkzeug.routing import IntegerConverter
+
+
+class RowNumber(IntegerConverter):
+    """A number in a URL that names a row (a seat, a game, a claim): one past SQLite's 64 bits
+    names none, a 404, instead of an OverflowError from SQLite (found by tests/reliability/test_fuzz.py)."""
+
+    def __init__(self, map, *args, **kwargs) -> None:
+        kwargs.setdefault("max", 2 ** 63 - 1)
+        super().__init__(map, *args, **kwargs)
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -15,6 +25,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
                 instance_path=os.environ.get("SCOREKEEPER_INSTANCE") or None,
                 template_folder=os.path.join(root, "templates"),
                 static_folder=os.path.join(root, "static"))
+    app.url_map.converters["int"] = RowNumber
     app.config.from_mapping(
         DATABASE=os.path.join(app.instance_path, "scorekeeper.db"),
         MAX_CONTENT_LENGTH=64 * 1024,  # no form of ours comes near this

@@ -699,7 +699,9 @@ def test_faults_found_by_fuzzing_stay_fixed(world, figures):
     before = snapshot(world["database"])
     for response, status in (
             (newcomer.post(f"/t/{e['token']}/join", {"seat": "9" * 40}), 400),  # was OverflowError in SQLite
-            (host.post(f"/t/{e['token']}/seats/{'9' * 30}/free"), 400),  # the same, in the URL
+            (host.post(f"/t/{e['token']}/seats/{'9' * 30}/free"), 404),  # the same, in the URL: no such seat
+            # a game's page of history rows numbered 2 ** 63: was OverflowError in SQLite
+            (host.get(f"/t/{e['token']}/history/games/{2 ** 63}/rows"), 404),
             (host.write(f"/t/{e['token']}/entries", {"event": json.dumps({"type": ["score"]})}),
              409),  # was TypeError
             (host.post("/import", {"text": json.dumps({"format": "scorekeeper-log/1", "game": "escalero",
