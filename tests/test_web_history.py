@@ -187,6 +187,24 @@ def test_big_screen_page(phone):
     assert phone().get("/b/nope/tv").status_code == 404
 
 
+def test_the_big_screen_s_qr_code_follows_a_new_join_link(phone):
+    """The big screen's QR code asks for itself again (every 20 s): after the host makes a new
+    join link, it shows the new one (the old link no longer lets anyone in)."""
+    host = phone()
+    token = host.open_table(players=("Anna", "Ben"))
+    big_screen = re.search(r'href="(/b/[\w-]+/tv)"', host.get(f"/t/{token}").get_data(as_text=True)).group(1)
+    screen = phone()
+    text = screen.get(big_screen).get_data(as_text=True)
+    assert f'hx-get="{big_screen}/join"' in text and 'hx-trigger="every 20s"' in text
+    assert host.write(f"/t/{token}/settings", {"new_link": "yes"}).status_code == 200
+    new = re.search(r'/t/([\w-]+)/qr\.svg', host.get(f"/t/{token}", follow_redirects=True).get_data(as_text=True))
+    fresh = screen.get(f"{big_screen}/join", headers={"HX-Request": "true"})
+    assert fresh.status_code == 200 and 'id="tv-join"' in fresh.get_data(as_text=True)
+    assert f"/t/{token}/qr.svg" not in fresh.get_data(as_text=True)
+    assert new and f"/t/{new.group(1)}/qr.svg" in fresh.get_data(as_text=True)
+    assert screen.get(f"/t/{new.group(1)}/qr.svg").status_code == 200  # the new code opens the table
+
+
 def test_installable(client):
     page = client.get("/").get_data(as_text=True)
     manifest_url = re.search(r'<link rel="manifest" href="([^"]+)"', page).group(1)

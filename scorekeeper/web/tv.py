@@ -11,6 +11,7 @@ from flask import Response, g, render_template
 
 from .context import table_blueprint
 from .table import board_html
+from .writes import fragment
 
 bp = table_blueprint("tv", __name__)
 
@@ -21,3 +22,10 @@ def tv():
     response = Response(render_template("tv.html", ctx=ctx, change=ctx.change, board_html=board_html(ctx)))
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+@bp.get("/tv/join")
+def join():
+    """The big screen's QR code as the table's join link stands now: a new link made by the
+    host reaches the screen within its poll (templates/_tv_join.html)."""
+    return fragment(render_template("_tv_join.html", ctx=g.ctx))

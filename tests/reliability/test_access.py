@@ -283,8 +283,9 @@ def test_a_player_writes_only_for_their_own_side(app, world, figures):
 
 
 # The big screen (/b/<token>/tv) shows the join QR code on purpose: it stands on the table for
-# the players (scorekeeper/web/tv.py). Every other page under the board link shows no way in.
-SHOWS_THE_WAY_IN = {"tv.tv"}
+# the players (scorekeeper/web/tv.py), and asks for its QR code again as the join link stands
+# (tv.join). Every other page under the board link shows no way in.
+SHOWS_THE_WAY_IN = {"tv.tv", "tv.join"}
 
 
 def test_the_read_only_board_shows_no_way_in(app, world):
