@@ -98,25 +98,15 @@ def metrics_folder(instance: str) -> str:
     import os
     import shutil
 
+    from .worker import process_alive
+
     for name in os.listdir(instance):
-        if name.startswith(".metrics-") and name[9:].isdigit() and not _running(int(name[9:])):
+        if name.startswith(".metrics-") and name[9:].isdigit() and not process_alive(int(name[9:])):
             shutil.rmtree(os.path.join(instance, name), ignore_errors=True)
     folder = os.path.join(instance, f".metrics-{os.getpid()}")
     shutil.rmtree(folder, ignore_errors=True)
     os.mkdir(folder, 0o700)
     return folder
-
-
-def _running(pid: int) -> bool:
-    import os
-
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def run(host: str, port: int, workers: int, firewalled: bool = False) -> None:

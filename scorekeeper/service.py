@@ -71,9 +71,10 @@ class Write:
         self.events: list[int] = []  # the events this change appended
         self.kinds: list[str] = []  # and their kinds (metrics, once committed)
         self.game_changed = False  # the game's events, draft, header or a new game (see `stale_refusal`)
-        # the game as this change leaves it, when it appended one entry and nothing after it:
-        # kept in the fold cache once the change commits, for its answer and live updates
-        self.after: Played | None = None
+        # the entry this change appended, with the game before it and the state it made, when
+        # nothing followed it: the game it leaves is kept in the fold cache once the change
+        # commits, for its answer and live updates (made then, not holding the write lock)
+        self.after: tuple[Played, Recorded, Any] | None = None
         self.appended: dict | None = None  # the row of the event appended last
 
     @cached_property
@@ -121,8 +122,8 @@ class Write:
         self.db.execute("DELETE FROM drafts WHERE game_id = ?", [self.game["id"]])
         event_id = self.event("entry", {k: v for k, v in event.items() if k not in ("at", "by")})
         row = self.appended
-        self.after = played.followed_by(Recorded(event_id, "entry", json.loads(row["payload"]), None, row["by"],
-                                                 row["at"], row["device"]), state)
+        self.after = (played, Recorded(event_id, "entry", json.loads(row["payload"]), None, row["by"], row["at"],
+                                       row["device"]), state)
         return event_id
 
     def undo(self, target: Any) -> int:
@@ -238,8 +239,9 @@ def write(db: sqlite_utils.Database, table: dict | None, who: Viewer | None,
                             who.device if who else None, change.game_changed)
             # committed: the game as the entry left it is the fold the answer and the live
             # updates read (issue 26: not read again and its entry applied a second time)
-            after = change.after
-            if after is not None and change.events == [after.last_event_id]:
+            if change.after is not None and change.events == [change.after[1].id]:
+                before, recorded, state = change.after
+                after = before.followed_by(recorded, state)
                 db.folds.put(after.row["id"], after, after.size)
             metrics.wrote(change.kinds)
             return answer

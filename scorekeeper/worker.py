@@ -260,7 +260,7 @@ class AddressTable:
         with self:
             for column in range(self.columns):
                 owner = self._owner(column)
-                if owner and (owner == pid or not _alive(owner)):
+                if owner and (owner == pid or not process_alive(owner)):
                     self._clear(column)
             for column in range(self.columns):
                 if not self._owner(column):
@@ -290,16 +290,7 @@ class AddressTable:
     def connect(self, key: str, cap: int) -> int | None | bool:
         """Count a connection of `key` when it holds fewer than `cap`: its slot (give it back
         to `disconnect`), None when not counted; False past the cap."""
-        if self.column is None:
-            return None
-        with self:
-            slot = self._slot(key, time.monotonic())
-            if slot is None:
-                return None
-            if self._open(slot) >= cap:
-                return False
-            self._add(self._connections, slot, 1)
-            return slot
+        return self._take(self._connections, key, cap)
 
     def disconnect(self, slot: int) -> None:
         with self:
@@ -308,15 +299,19 @@ class AddressTable:
     def open_stream(self, key: str, cap: int) -> int | None | bool:
         """Count a live stream of `key` when it holds fewer than `cap`: its slot (give it back
         to `close_stream`), None when not counted; False past the cap."""
+        return self._take(self._streams, key, cap)
+
+    def _take(self, block: int, key: str, cap: int) -> int | None | bool:
+        """One more of `key` in `block` (connections, streams), every worker's counted."""
         if self.column is None:
             return None
         with self:
             slot = self._slot(key, time.monotonic())
             if slot is None:
                 return None
-            if self._count(self._streams, slot) >= cap:
+            if self._count(block, slot) >= cap:
                 return False
-            self._add(self._streams, slot, 1)
+            self._add(block, slot, 1)
             return slot
 
     def close_stream(self, slot: int) -> None:
@@ -398,7 +393,8 @@ def _hash(key: str) -> int:
     return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "little") or 1
 
 
-def _alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
+    """Whether a process `pid` runs (one of another user's counts as running)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
