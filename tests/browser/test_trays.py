@@ -65,6 +65,28 @@ def test_kaques_dice_of_an_abandoned_throw_are_gone_at_the_next_turn(server, new
     expect(ben.locator("#tray input[name=dice]")).to_have_value("2")
 
 
+def test_a_tray_that_lands_while_the_total_is_typed_keeps_the_field(server, new_phone):
+    """On slow Wi-Fi the tray asked for by a tapped die lands after the player went on to the
+    total field: what is typed next still goes into it (it went nowhere, and "fertisch!" sent an
+    empty total)."""
+    link = open_table(new_phone(), server, "kaques", ("Anna", "Ben"))
+    anna, ben = seat(new_phone, link, ("Anna", "Ben"), ready=".kq-now").values()
+    held = []
+    anna.route(re.compile(r"/tray\?"), lambda route: held.append(route))
+    anna.locator(".kq-by-throw summary").click()
+    tap_faces(anna, [1])
+    anna.locator("[data-kq-total] input[name=points]").click()
+    while not held:
+        anna.wait_for_timeout(20)
+    held.pop().continue_()
+    expect(anna.locator("#tray .thrown")).to_have_attribute("data-left", "Tap a die to take it back.")
+    anna.keyboard.type("150")
+    anna.unroute(re.compile(r"/tray\?"))
+    anna.locator("[data-kq-total] button.primary").click()
+    expect(ben.locator(".kq-now .turn")).to_contain_text("Your turn!")
+    expect(anna.locator("#message")).to_be_empty()
+
+
 def test_a_served_throw_goes_to_a_picture_row(server, new_phone):
     """Bug 3: 4 4 4 4 2 served: "16 col 1 · 4" is offered and taken (it was refused, and the
     throw wiped)."""

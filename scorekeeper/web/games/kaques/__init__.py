@@ -451,4 +451,6 @@ def reopen(change: service.Write, target: str, back: dict) -> int:
     return undone
 
 
-SCREEN = Screen(view, blueprints=(bp,), tray_view=tray_view)
+# the turn's total is typed in the tray while the dice tapped are built on the server: a tray
+# that lands meanwhile morphs, keeping the field typed in and the button under the finger
+SCREEN = Screen(view, blueprints=(bp,), tray_view=tray_view, tray_swap="outerMorph")
