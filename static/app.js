@@ -53,10 +53,14 @@
     if (base && Number(base[1]) !== shown()) { e.preventDefault(); refresh(); return; }
     // a live message keeps this phone's tray, and what it tapped, while the tray's state holds
     // (the same game and step for the same viewer: another phone joined, say)
+    // (and the field being typed in: moving the tray took its focus)
     const tray = $("#tray");
+    const typing = tray?.contains(document.activeElement) ? document.activeElement : null;
     for (const task of stamp && !own && tray?.dataset.state ? e.detail.tasks : []) {
       const next = task.fragment?.querySelector?.("#tray");
-      if (next?.dataset.state === tray.dataset.state) next.replaceWith(tray);
+      if (next?.dataset.state !== tray.dataset.state) continue;
+      next.replaceWith(tray);
+      if (typing) document.addEventListener("htmx:after:swap", () => typing.isConnected && typing.focus({preventScroll: true}), {once: true});
     }
   });
   function refresh(since) {

@@ -293,3 +293,20 @@ def test_four_friends_play_a_whole_kaques_game_throw_by_throw(server, new_phone)
         expect(page.locator("#board .settle")).to_contain_text("Anna wins!")
         expect(page.locator("#tray")).to_be_hidden()
     assert "700" in phones["Ben"].inner_text(".kq-ranks li >> nth=0")
+
+
+def test_a_total_being_typed_keeps_its_field_when_another_phone_joins(server, new_phone):
+    """Another player joining sends every phone the board; the tray, unchanged, stays as it was
+    (with what was typed) — and now keeps the focus too: the rest of the number went nowhere,
+    and the phone's keyboard closed mid-number."""
+    link = open_table(new_phone(), server, "kaques", ("Anna", "Ben", "Cleo"))
+    anna = seat(new_phone, link, ("Anna",), ready=".kq-now")["Anna"]
+    anna.wait_for_timeout(600)  # the live update of Anna's own seat has come
+    field = anna.locator("[data-kq-total] input[name=points]")
+    field.click()
+    anna.keyboard.type("1")
+    seat(new_phone, link, ("Ben", "Cleo"), ready=".kq-now")
+    anna.wait_for_timeout(800)  # their seats' live update (coalesced over 250 ms) has come
+    anna.keyboard.type("50")
+    expect(field).to_have_value("150")
+    expect(field).to_be_focused()
