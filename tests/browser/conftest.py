@@ -81,6 +81,8 @@ def seat(new_phone, link: str, names, ready: str = ".turn", **context) -> dict:
         page = new_phone(**context)
         page.goto(link)
         page.click(f"#join button:has-text('{name}')")
+        # the board of a seated phone (`ready` alone may be on the board before the tap's answer)
+        page.wait_for_selector("#join", state="detached")
         page.wait_for_selector(ready)
         phones[name] = page
     return phones

@@ -48,6 +48,7 @@ def test_join_by_qr_and_play_live(server, browser, new_phone, tmp_path):
     for page, name in ((anna, "Anna"), (ben, "Ben")):
         page.goto(link)
         page.click(f"button:has-text('{name}')")
+        page.wait_for_selector("#join", state="detached")  # seated: the tap's answer is in
         page.wait_for_selector(".turn")
     assert "Your turn" in anna.inner_text(".turn")
     assert "Anna's turn" in ben.inner_text(".turn")
@@ -115,9 +116,11 @@ def test_two_server_processes_share_live_updates(tmp_path, browser, new_phone):
         open_table(anna, first)
         link = anna.url
         anna.click("button:has-text('Anna')")
+        anna.wait_for_selector("#join", state="detached")  # seated: the tap's answer is in
         ben = new_phone()
         ben.goto(link.replace(first.url, second.url))
         ben.click("button:has-text('Ben')")
+        ben.wait_for_selector("#join", state="detached")  # seated: the tap's answer is in
         ben.wait_for_selector(".turn")
         write(anna, 3, "G", "80 served")
         ben.wait_for_selector("#board td:has-text('80')", timeout=3000)
@@ -136,10 +139,12 @@ def test_an_entry_made_offline_is_kept_and_sent_once(server, new_phone):
     open_table(anna, server)
     link = anna.url
     anna.click("button:has-text('Anna')")
+    anna.wait_for_selector("#join", state="detached")  # seated: the tap's answer is in
     anna.wait_for_selector(".turn")
     ben = new_phone()
     ben.goto(link)
     ben.click("button:has-text('Ben')")
+    ben.wait_for_selector("#join", state="detached")  # seated: the tap's answer is in
     ben.wait_for_selector(".turn")
 
     anna.click("#board button.cell:visible[data-column='1'][data-row='P']")  # the picker opens ...

@@ -32,6 +32,7 @@ def open_table(page, server, players=("Anna", "Ben")):
 def take_seat(page, link, name):
     page.goto(link)
     page.click(f"button:has-text('{name}')")
+    page.wait_for_selector("#join", state="detached")  # seated: the tap's answer is in
     page.wait_for_selector("[data-escoba-board]")
 
 

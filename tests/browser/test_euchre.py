@@ -57,12 +57,14 @@ def test_two_phones_play_a_game_to_ten(server, new_phone):
     anna.wait_for_url(re.compile(r"/t/[\w-]+$"))
     anna.wait_for_selector("#board [data-hand-entry]")  # four names: partners seated opposite
     anna.click("#join button:has-text('Anna')")
+    anna.wait_for_selector("#join", state="detached")  # seated: the tap's answer is in
     anna.wait_for_selector("#board .race-team.mine")
     link = anna.url
 
     ben = new_phone()
     ben.goto(link)
     ben.click("#join button:has-text('Ben')")
+    ben.wait_for_selector("#join", state="detached")  # seated: the tap's answer is in
     ben.wait_for_selector("#board [data-hand-entry]")
     assert "Anna deals · you lead" in ben.inner_text(".deal-line")
     shot(ben, "start")
@@ -112,6 +114,7 @@ def test_two_phones_play_a_game_to_ten(server, new_phone):
     cleo = new_phone()
     cleo.goto(link)
     cleo.click("#join button:has-text('Cleo')")
+    cleo.wait_for_selector("#join", state="detached")  # seated: the tap's answer is in
     cleo.wait_for_selector("#board [data-hand-entry]")
     ben.wait_for_function("c => document.querySelector('#stamp').dataset.change !== c", arg=change)
     assert "Dora named trump" in ben.inner_text("#board [data-chosen]")
@@ -186,10 +189,12 @@ def test_a_railroad_game_rematches_with_its_laps(server, new_phone):
     host = new_phone()
     link = open_form(host, server, ("Anna", "Ben", "Cleo", "Dora"), "railroad", target=5)
     host.click("#join button:has-text('Anna')")
+    host.wait_for_selector("#join", state="detached")  # seated: the tap's answer is in
     host.wait_for_selector("#board .race-team.mine")
     ben = new_phone()
     ben.goto(link)
     ben.click("#join button:has-text('Ben')")
+    ben.wait_for_selector("#join", state="detached")  # seated: the tap's answer is in
     ben.wait_for_selector("#board [data-hand-entry]")
     enter(ben, "Ben", 3)  # Ben & Dora 1 ...
     wait_score(host, [0, 1])  # (the host's picker starts on the board that has Ben's hand)

@@ -61,6 +61,7 @@ def open_table(page, server, game, players, open_button, typed=(), **choices):
 def seat(page, link, name):
     page.goto(link)
     page.click(f"#join button:has-text('{name}')")
+    page.wait_for_selector("#join", state="detached")  # seated: the tap's answer is in
 
 
 def test_a_spanish_phone_plays_escoba_in_spanish(server, new_phone, words):

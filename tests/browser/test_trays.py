@@ -255,6 +255,7 @@ def test_the_home_page_shows_the_code_field_and_forms_read_whole(server, new_pho
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["viewport"]["width"]
     link = open_table(phone, server, "kaques", ("Anna", "Ben"))
     phone.click("#join button:has-text('Anna')")
+    phone.wait_for_selector("#join", state="detached")  # seated: the tap's answer is in
     field = phone.locator("[data-kq-total] input[name=points]")
     expect(field).to_have_value("")
     assert not field.get_attribute("placeholder")

@@ -43,6 +43,7 @@ def test_big_screen_follows_the_table_live(server, browser, new_phone, tmp_path)
     anna.click("text=Open the table")
     anna.wait_for_url(re.compile(r"/t/[\w-]+$"))
     anna.click("#join button:has-text('Anna')")
+    anna.wait_for_selector("#join", state="detached")  # seated: the tap's answer is in
     anna.wait_for_selector("#board [data-hand-entry]")
     join_link = anna.url
     big_screen = anna.get_attribute("a:has-text('Big screen')", "href")
