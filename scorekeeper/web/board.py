@@ -52,12 +52,15 @@ def tray_view(ctx: TableContext, args: Any) -> Any:
 
 def whole(ctx: TableContext, change: int, tapped: Any = None) -> str:
     """The whole board as this kind of viewer sees it now, claiming `change` (taken before the
-    state is read, so the board is never older than it says), with the invitation beside it."""
+    state is read, so the board is never older than it says), with the page header's code and
+    name and the invitation beside it."""
     values = variables(ctx, change, tapped)
     env = current_app.jinja_env
     out = partial(rendered("_board.html", values), "board", "innerHTML")
+    generic = env.get_template(GENERIC).make_module(values)
+    out += swap(str(generic.where()).strip())
     if not ctx.who.read_only:
-        out += swap(str(env.get_template(GENERIC).make_module(values).invite()).strip())
+        out += swap(str(generic.invite()).strip())
     return SPACE.sub(" ", out)
 
 

@@ -184,7 +184,12 @@ def test_a_new_link_midway_and_a_late_joiner_let_in_for_the_rematch(server, new_
     throw(ben, [5, 5, 5, 5, 5])
     ben.click("#tray .option[data-row='G']")
     wait_entries(anna, 2)
-    assert ben.locator("#invite .code-big b").text_content() == host.locator("#invite .code-big b").text_content()
+    new_code = host.locator("#invite .code-big b").text_content()
+    assert ben.locator("#invite .code-big b").text_content() == new_code
+    # the page header, which a player reads the code off for a newcomer, follows too (it kept
+    # the old code, which lets nobody in), and shows whom this phone plays for since it sat down
+    expect(ben.locator("#where")).to_contain_text(f"{new_code} · Ben")
+    expect(anna.locator("#where")).to_contain_text(f"{new_code} · Anna")
 
     # a late joiner by the new link: waits for the host's yes, is told at once when let in, and
     # plays from the next game (this one's players are fixed)
@@ -196,6 +201,7 @@ def test_a_new_link_midway_and_a_late_joiner_let_in_for_the_rematch(server, new_
     assert anna.locator("#board .pad th.side").count() == 2  # a waiting newcomer is on nobody's pad
     host.click(".seat-list li:has-text('Dora') button:has-text('Let in')")
     expect(dora.locator("#join")).to_contain_text("you play from the next game", timeout=2000)
+    expect(dora.locator("#where")).to_contain_text(f"{new_code} · Dora")
     assert anna.locator("#board .pad th.side").count() == 2
     for turn in range(2, 20):  # the game to its end
         page = anna if turn % 2 == 0 else ben
