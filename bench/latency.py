@@ -1,7 +1,9 @@
 """Area 1, entry latency: `scorekeeper serve` with N active tables and a steady stream of
 entries (open loop, a fixed rate), each an htmx POST answered with the board fragment; side
 by side, at the same rate, a bare Flask "hello" route served by the same gunicorn gevent
-workers. Times are taken inside the server (Server-Timing) and by the client.
+workers; at a quarter of the rate, a durable commit of one row on the bare app (the baseline of
+the target) and the same commit behind our own app's hooks and table context (our floor of an
+entry: scorekeeper/timing.py). Times are taken inside the server (Server-Timing) and by the client.
 
 Each table is an Escalero game of four; the host's device enters its cells in turn and starts
 a rematch when the pad is full (rematches are timed apart from entries).
@@ -73,7 +75,7 @@ async def drive(port: int, host: dict, tables, plans, rate: float, seconds: floa
     order = list(tables)
     random.Random(7).shuffle(order)
     turns = Turns(order)
-    samples: dict[str, list] = {"entry": [], "rematch": [], "hello": [], "commit": []}
+    samples: dict[str, list] = {"entry": [], "rematch": [], "hello": [], "commit": [], "floor": []}
     errors: list[str] = []
 
     async def one_entry(table, measured: bool) -> None:
@@ -114,6 +116,16 @@ async def drive(port: int, host: dict, tables, plans, rate: float, seconds: floa
             samples["commit"].append((reply.server_ms, reply.client_ms, reply.wire, len(reply.body),
                                       reply.headers.get("x-worker")))
 
+    async def one_floor(table, measured: bool) -> None:
+        """Our own stack's floor of an entry (scorekeeper/timing.py): the app's hooks, the table
+        context and the same durable commit, nothing of the game."""
+        reply, error = await timed(hellos, "POST", f"/_bench/floor/{table.token}", post_headers(host), b"")
+        if reply is None or reply.status != 200:
+            errors.append(error or f"floor {reply.status}")
+        elif measured:
+            samples["floor"].append((reply.server_ms, reply.client_ms, reply.wire, len(reply.body),
+                                     reply.headers.get("x-worker")))
+
     # each table's board as its page shows it: an entry then names the change it was made on
     for table in tables:
         reply, error = await timed(entries, "GET", f"/t/{table.token}/board", post_headers(host))
@@ -139,6 +151,8 @@ async def drive(port: int, host: dict, tables, plans, rate: float, seconds: floa
         tasks.append(asyncio.create_task(one_hello(measured)))
         if k % 4 == 0:  # a durable commit, the floor of an entry, at a quarter of the rate
             tasks.append(asyncio.create_task(one_commit(measured)))
+        if k % 4 == 2:  # and the same commit behind our own hooks and table context
+            tasks.append(asyncio.create_task(one_floor(order[k % len(order)], measured)))
         if len(tasks) > 2000:
             tasks = [t for t in tasks if not t.done()]
     pending = [t for t in tasks if not t.done()]
@@ -188,6 +202,7 @@ def run(work: str, counts=(10, 100, 1000), rate: float = 100.0, seconds: float =
             server.stop()
         entry, hello = digest(result["samples"]["entry"]), digest(result["samples"]["hello"])
         row = {"tables": count, "entry": entry, "hello": hello, "commit": digest(result["samples"]["commit"]),
+               "floor": digest(result["samples"]["floor"]),
                "cpu": cpu,
                "rematch": digest(result["samples"]["rematch"]),
                "errors": len(result["errors"]), "error_examples": result["errors"][:5],
@@ -203,7 +218,8 @@ def run(work: str, counts=(10, 100, 1000), rate: float = 100.0, seconds: float =
         out["runs"].append(row)
         log(f"  latency N={count}: entry p50 {entry['server_ms'].get('p50', 0):.2f} ms "
             f"p99 {entry['server_ms'].get('p99', 0):.2f} ms · hello p50 {hello['server_ms'].get('p50', 0):.3f} ms "
-            f"· commit p50 {row['commit']['server_ms'].get('p50', 0):.3f} ms · errors {row['errors']} "
+            f"· commit p50 {row['commit']['server_ms'].get('p50', 0):.3f} ms "
+            f"· our floor p50 {row['floor']['server_ms'].get('p50', 0):.3f} ms · errors {row['errors']} "
             f"· other load {cpu['other_cores']} cores")
         shutil.rmtree(path, ignore_errors=True)
     return out

@@ -120,3 +120,23 @@ def test_timing_switch_adds_server_timing_and_the_hello_baseline(app):
     assert re.match(r"app;dur=\d+\.\d+$", hello.headers["Server-Timing"])
     page = client.get("/")
     assert page.status_code == 200 and "Server-Timing" in page.headers and page.headers["X-Worker"]
+
+
+def test_the_benchs_floor_is_our_hooks_the_table_context_and_the_commit(app, phone):
+    """POST /_bench/floor/<token> (timing mode only): refused as any write of ours is without the
+    phone's CSRF token or for a table that is not there, else one durable commit."""
+    from scorekeeper.timing import FLOOR, instrument
+
+    instrument(app)
+    host = phone()
+    token = host.open_table()
+    assert host.post(f"{FLOOR}/{token}").get_data() == b"committed"
+    assert host.client.post(f"{FLOOR}/{token}").status_code == 403  # no CSRF token
+    assert host.post(f"{FLOOR}/no-such-table").status_code == 404
+    assert phone().post(f"{FLOOR}/{token}").status_code == 200  # anyone at the table's link
+
+
+def test_without_the_timing_switch_there_is_no_floor(app, phone):
+    host = phone()
+    token = host.open_table()
+    assert host.post(f"/_bench/floor/{token}").status_code == 404
