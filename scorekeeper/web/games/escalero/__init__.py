@@ -198,8 +198,15 @@ class EscaleroView:
         return self._cell_label.replace("%(side)s", side).replace("%(column)s", str(column)).replace(
             "%(row)s", row_label)
 
+    @cached_property
+    def _row_labels(self) -> dict:
+        return {row: row_label(row, self.rules) for row in self.state.rows}
+
     def row_label(self, row: Any) -> str:
-        return row_label(row, self.rules)
+        """A row's word on the pad (its label column and every cell's name for a screen reader):
+        looked up once per board. Performance (bench/): a whole pad asked it for every cell."""
+        found = self._row_labels.get(row)
+        return found if found is not None else row_label(row, self.rules)
 
     def face(self, face: int) -> str:
         return face_label(face, self.rules)
