@@ -79,15 +79,20 @@
   // A write (a POST with an idempotency key) is kept from the moment it goes until the server
   // has answered it, and sent again until it has: the key makes a resend count once. While
   // kept, its cell (data-pending) shows it as pending and #pending lists it (data-pending-text).
+  // A write still on its way is not sent again: on a slow network its answer can take longer
+  // than the resend's tick, and a second answer (the retry's) would replace the first's tray.
   const kept = () => { try { return JSON.parse(localStorage.getItem(KEPT) || "[]"); } catch { return []; } };
   const keep = (items) => { localStorage.setItem(KEPT, JSON.stringify(items)); marks(); };
+  const going = new Set();  // the idempotency keys of writes on their way now
   document.addEventListener("htmx:before:request", (e) => {
     const {ctx} = e.detail;
     const body = ctx.request.body;
-    if (ctx.kept || ctx.request.method !== "POST" || !(body instanceof URLSearchParams) || !body.get("idem")) return;
+    if (ctx.request.method !== "POST" || !(body instanceof URLSearchParams) || !body.get("idem")) return;
+    if (ctx.kept) { going.add(ctx.kept.idem); return; }
     const source = ctx.sourceElement;
     ctx.kept = {url: ctx.request.action, body: body.toString(), idem: body.get("idem"),
       cell: source.dataset.pending || "", text: source.dataset.pendingText || ""};
+    going.add(ctx.kept.idem);
     keep([...kept(), ctx.kept]);
   });
   document.addEventListener("htmx:after:request", (e) => {
@@ -97,13 +102,14 @@
     if (item) keep(kept().filter((i) => i.idem !== item.idem));
     if (live) net("live");
   });
+  document.addEventListener("htmx:finally:request", (e) => { if (e.detail.ctx?.kept) going.delete(e.detail.ctx.kept.idem); });
   document.addEventListener("htmx:error", (e) => { if (e.detail.ctx?.kept && !e.detail.ctx.response) net("offline"); });
   let sending = false;
   async function resend() {
     if (sending || !kept().length || !navigator.onLine) return;
     sending = true;
     try {
-      for (const item of kept()) {
+      for (const item of kept().filter((i) => !going.has(i.idem))) {
         await htmx.ajax("POST", item.url, {source: document.body, swap: "none", kept: item,
           values: Object.fromEntries(new URLSearchParams(item.body))});
         if (kept().some((i) => i.idem === item.idem)) return;  // still offline: later
