@@ -53,10 +53,14 @@
     if (base && Number(base[1]) !== shown()) { e.preventDefault(); refresh(); return; }
     // a live message keeps this phone's tray, and what it tapped, while the tray's state holds
     // (the same game and step for the same viewer: another phone joined, say)
-    // (and the field being typed in: moving the tray took its focus)
+    // (and the field being typed in: moving the tray took its focus); so does the answer to
+    // this phone's own write when the live stream brought its change first and the player is
+    // already at the tray (a total typed after an undo went nowhere when the answer came)
     const tray = $("#tray");
     const typing = tray?.contains(document.activeElement) ? document.activeElement : null;
-    for (const task of stamp && !own && tray?.dataset.state ? e.detail.tasks : []) {
+    const busy = typing || $$("input:not([type=hidden]), textarea", tray || document.createElement("i"))
+      .some((i) => i.value !== i.defaultValue || i.checked !== i.defaultChecked);
+    for (const task of stamp && (!own || (change === shown() && busy)) && tray?.dataset.state ? e.detail.tasks : []) {
       const next = task.fragment?.querySelector?.("#tray");
       if (next?.dataset.state !== tray.dataset.state) continue;
       next.replaceWith(tray);

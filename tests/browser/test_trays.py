@@ -317,3 +317,47 @@ def test_a_total_being_typed_keeps_its_field_when_another_phone_joins(server, ne
     anna.keyboard.type("50")
     expect(field).to_have_value("150")
     expect(field).to_be_focused()
+
+
+def test_a_total_typed_before_the_answer_to_an_undo_comes_is_kept(server, new_phone):
+    """Ben enters a Kaque, takes it back ("Undo last throw"), and — the live stream having told
+    his phone first that it is his turn again — types his total while the answer to the undo is
+    still on its way: the answer, which brings the same change, keeps the tray he is typing in
+    (it replaced it, and the total went nowhere: test_kaques.py failed so under load)."""
+    link = open_table(new_phone(), server, "kaques", ("Anna", "Ben", "Cleo"))
+    anna, ben = seat(new_phone, link, ("Anna", "Ben"), ready=".kq-now").values()
+    bank_total(anna, 300)
+    expect(ben.locator(".kq-now .turn")).to_contain_text("Your turn!")
+    ben.locator(".kq-by-throw summary").click()
+    tap_faces(ben, [2, 3, 4, 6, 6, 2])
+    ben.locator("[data-kq-stop]").click()
+    expect(anna.locator(".kq-now .turn")).to_contain_text("Cleo's turn")
+    held = []
+
+    def hold(route):  # the undo's answer is held back: a slow network, after the live stream
+        if "reopen" in (route.request.post_data or ""):
+            # (fetched by the test: Chromium's own Accept-Language, which the server's language
+            # and so the tray's state follow, is added by its network stack after interception)
+            held.append((route, route.fetch(headers={**route.request.all_headers(),
+                                                     "accept-language": "en-US,en;q=0.9"})))
+        else:
+            route.continue_()
+
+    ben.route("**/kaques/turn", hold)
+    ben.locator(".kq-last").get_by_role("button", name="Undo last throw").click()
+    expect(ben.locator(".kq-now .turn")).to_contain_text("Your turn!")  # by the live stream
+    for _ in range(50):  # the held answer has been fetched from the server
+        if held:
+            break
+        ben.wait_for_timeout(100)
+    assert len(held) == 1
+    field = ben.locator("[data-kq-total] input[name=points]")
+    field.click()
+    ben.keyboard.type("450")
+    route, response = held[0]
+    route.fulfill(response=response)
+    ben.wait_for_timeout(300)  # the answer has come
+    expect(field).to_have_value("450")
+    ben.locator("[data-kq-total] button.primary").click()
+    expect(anna.locator(".kq-ranks li").first).to_contain_text("Ben")
+    expect(anna.locator(".kq-ranks li").first).to_contain_text("450")
