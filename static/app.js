@@ -169,6 +169,12 @@
   document.addEventListener("htmx:after:swap", flashes);
   document.addEventListener("DOMContentLoaded", flashes);
 
+  // --- a <details> whose open state is a field of its form (its input[data-open]) -------------------------
+  document.addEventListener("toggle", (e) => {
+    const field = e.target.querySelector?.(":scope > input[data-open]");
+    if (field) field.value = e.target.open ? "1" : "";
+  }, true);
+
   // --- steppers: − and + change the number beside them (a tray asks the server again) -------------------
   document.addEventListener("click", (e) => {
     const step = e.target.closest(".stepper [data-step]");

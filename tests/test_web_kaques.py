@@ -227,7 +227,7 @@ def test_undo_the_last_throw_of_a_turn_in_progress(table):
     assert answer.status_code == 200
     # the answer's tray shows the throw taken back, its keep to choose again
     tray = re.search(r'<form id="tray".*?</form>', answer.get_data(as_text=True), re.S).group(0)
-    assert form_fields(tray) == {"points": [""], "dice": ["1,2,3,4"], "was": ["0"], "keep": ["0"]}
+    assert form_fields(tray) == {"points": [""], "open": ["1"], "dice": ["1,2,3,4"], "was": ["0"], "keep": ["0"]}
     assert 'data-phase="keep"' in tray and "Throw 2: tap the dice you keep" in tray
     assert "Turn so far <b>150</b>" in board(ben, token)
     # the first throw too: the draft is dropped
