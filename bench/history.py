@@ -12,7 +12,7 @@ others run). Each request is timed twice, the first time with the game's fold ca
 
 - `cpu_ms`: the request's CPU time in this thread (`time.thread_time`);
 - `hold_ms`: the longest stretch of it between two chances for a gevent worker's other requests
-  to run (`gamelog.cooperate`, which sleeps 0: every `time.sleep(0)` here is one), what
+  to run (`gamelog.cooperate`, which sleeps `gamelog.PAUSE`: every such sleep here is one), what
   "holds a worker" means: the target is ≤ 50 ms.
 
     python -m bench --only history            (part of the full run and of --smoke)
@@ -27,6 +27,7 @@ import re
 import shutil
 import time
 
+from scorekeeper import gamelog
 from scorekeeper.games import GAMES as REGISTERED
 
 from .common import Instance
@@ -37,7 +38,7 @@ ROUTES = ("table", "board", "history", "history_more", "earlier", "earlier_more"
 
 
 class Holds:
-    """The longest stretch of CPU between two `time.sleep(0)` calls (gamelog.cooperate), and the
+    """The longest stretch of CPU between two sleeps of gamelog.PAUSE (gamelog.cooperate), and the
     CPU in all, of what runs inside it."""
 
     def __init__(self) -> None:
@@ -49,7 +50,7 @@ class Holds:
         self.yields = 0
 
         def sleep(seconds: float) -> None:
-            if seconds == 0:
+            if 0 <= seconds <= gamelog.PAUSE:
                 now = time.thread_time()
                 self.longest = max(self.longest, now - self.last)
                 self.last = now

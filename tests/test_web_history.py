@@ -337,7 +337,7 @@ def test_a_page_of_euchre_rows_works_out_the_deals_once(padded, monkeypatch):
 
 def test_a_big_game_s_pages_let_the_worker_s_other_requests_run(padded, app, monkeypatch):
     """A cold fold of 2,000 events and a long page give way to the worker's other requests
-    between their steps (gamelog.cooperate, a sleep of 0: gevent's switch in `serve`)."""
+    between their steps (gamelog.cooperate: a pause in which `serve`'s gevent loop reads its sockets)."""
     from scorekeeper import gamelog
 
     host, token, _ = padded
