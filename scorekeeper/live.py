@@ -26,6 +26,10 @@ from typing import Callable
 from . import metrics, store
 
 
+# seconds between two looks of a process's watcher at `changes`: a phone whose stream is in
+# another worker than the write waits for it, so it is most of that phone's wait (half of every
+# table's p95 at the fan-out bench's 8,000 phones, issue 27); a look is one indexed query
+LOOK_EVERY = 0.025
 SEND_EVERY = 0.25  # seconds between two messages to one table's streams, at least (per process)
 PACKED = 64  # framed and deflated messages kept: the ones many streams are sending right now
 # rendered boards kept: the streams of one kind ask for theirs within moments of each other,
@@ -35,7 +39,7 @@ BOARDS = 64
 
 
 class Hub:
-    def __init__(self, database: str, interval: float = 0.05, folds: store.FoldCache | None = None) -> None:
+    def __init__(self, database: str, interval: float = LOOK_EVERY, folds: store.FoldCache | None = None) -> None:
         self.database = database
         self.folds = folds
         self.interval = interval

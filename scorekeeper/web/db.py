@@ -10,7 +10,7 @@ from flask import Flask, current_app, g
 
 from .. import store
 from ..service import LIMITS
-from ..live import Hub
+from ..live import LOOK_EVERY, Hub
 
 
 def get_db():
@@ -73,7 +73,7 @@ def init_app(app: Flask) -> None:
     if app.config["DATABASE"] != ":memory:":
         store.keep_private(app.config["DATABASE"])
     app.extensions["scorekeeper.folds"] = store.FoldCache(app.config.get("FOLD_CACHE_BYTES", 64 << 20))
-    app.extensions["scorekeeper.hub"] = Hub(app.config["DATABASE"], app.config.get("LIVE_INTERVAL", 0.05),
+    app.extensions["scorekeeper.hub"] = Hub(app.config["DATABASE"], app.config.get("LIVE_INTERVAL", LOOK_EVERY),
                                             app.extensions["scorekeeper.folds"])
     app.teardown_appcontext(close_db)
     app.cli.add_command(init_db_command)
