@@ -30,6 +30,10 @@ from . import metrics, store
 # another worker than the write waits for it, so it is most of that phone's wait (half of every
 # table's p95 at the fan-out bench's 8,000 phones, issue 27); a look is one indexed query
 LOOK_EVERY = 0.025
+# the tables changed since the watcher's last look, and their last change: only the new rows
+# (a range of the rowid). Left to itself, SQLite grouped by the (table_id, id) index and read
+# every change the database ever kept: 23 ms a look at 200,000 changes, 15 µs now
+NEW_CHANGES = "SELECT table_id, max(id) FROM changes NOT INDEXED WHERE id > ? GROUP BY table_id"
 SEND_EVERY = 0.25  # seconds between two messages to one table's streams, at least (per process)
 PACKED = 64  # framed and deflated messages kept: the ones many streams are sending right now
 # rendered boards kept: the streams of one kind ask for theirs within moments of each other,
@@ -122,9 +126,7 @@ class Hub:
         stop = threading.Event()
         while not stop.wait(self.interval):
             try:
-                rows = self.query(lambda db: db.execute(
-                    "SELECT table_id, max(id) FROM changes WHERE id > ? GROUP BY table_id",
-                    [self._seen]).fetchall())
+                rows = self.query(lambda db: db.execute(NEW_CHANGES, [self._seen]).fetchall())
             except Exception:  # a locked or vanished file must not kill the watcher
                 continue
             self.looked = time.monotonic()
