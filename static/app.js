@@ -58,7 +58,7 @@
     // already at the tray (a total typed after an undo went nowhere when the answer came)
     const tray = $("#tray");
     const typing = tray?.contains(document.activeElement) ? document.activeElement : null;
-    const busy = typing || $$("input:not([type=hidden]), textarea", tray || document.createElement("i"))
+    const busy = typing || (tray ? $$("input:not([type=hidden]), textarea", tray) : [])
       .some((i) => i.value !== i.defaultValue || i.checked !== i.defaultChecked);
     for (const task of stamp && (!own || (change === shown() && busy)) && tray?.dataset.state ? e.detail.tasks : []) {
       const next = task.fragment?.querySelector?.("#tray");

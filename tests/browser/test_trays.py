@@ -319,11 +319,8 @@ def test_a_total_being_typed_keeps_its_field_when_another_phone_joins(server, ne
     expect(field).to_be_focused()
 
 
-def test_a_total_typed_before_the_answer_to_an_undo_comes_is_kept(server, new_phone):
-    """Ben enters a Kaque, takes it back ("Undo last throw"), and — the live stream having told
-    his phone first that it is his turn again — types his total while the answer to the undo is
-    still on its way: the answer, which brings the same change, keeps the tray he is typing in
-    (it replaced it, and the total went nowhere: test_kaques.py failed so under load)."""
+def ben_kaques_after_anna(server, new_phone):
+    """Anna banks 300; Ben throws nothing that scores, a Kaque by the pad; Cleo is on turn."""
     link = open_table(new_phone(), server, "kaques", ("Anna", "Ben", "Cleo"))
     anna, ben = seat(new_phone, link, ("Anna", "Ben"), ready=".kq-now").values()
     bank_total(anna, 300)
@@ -332,6 +329,20 @@ def test_a_total_typed_before_the_answer_to_an_undo_comes_is_kept(server, new_ph
     tap_faces(ben, [2, 3, 4, 6, 6, 2])
     ben.locator("[data-kq-stop]").click()
     expect(anna.locator(".kq-now .turn")).to_contain_text("Cleo's turn")
+    return anna, ben
+
+
+def expect_ben_first_with_450(page) -> None:
+    expect(page.locator(".kq-ranks li").first).to_contain_text("Ben")
+    expect(page.locator(".kq-ranks li").first).to_contain_text("450")
+
+
+def test_a_total_typed_before_the_answer_to_an_undo_comes_is_kept(server, new_phone):
+    """Ben enters a Kaque, takes it back ("Undo last throw"), and — the live stream having told
+    his phone first that it is his turn again — types his total while the answer to the undo is
+    still on its way: the answer, which brings the same change, keeps the tray he is typing in
+    (it replaced it, and the total went nowhere: test_kaques.py failed so under load)."""
+    anna, ben = ben_kaques_after_anna(server, new_phone)
     held = []
 
     def hold(route):  # the undo's answer is held back: a slow network, after the live stream
@@ -359,8 +370,7 @@ def test_a_total_typed_before_the_answer_to_an_undo_comes_is_kept(server, new_ph
     ben.wait_for_timeout(300)  # the answer has come
     expect(field).to_have_value("450")
     ben.locator("[data-kq-total] button.primary").click()
-    expect(anna.locator(".kq-ranks li").first).to_contain_text("Ben")
-    expect(anna.locator(".kq-ranks li").first).to_contain_text("450")
+    expect_ben_first_with_450(anna)
 
 
 def test_a_total_typed_with_the_pad_open_keeps_the_pad_and_the_button_where_they_are(server, new_phone):
@@ -368,14 +378,7 @@ def test_a_total_typed_with_the_pad_open_keeps_the_pad_and_the_button_where_they
     the tray asked for again by the typed field came back with the pad folded, so "fertisch!"
     jumped from under his finger as he tapped it, and the total went nowhere (test_kaques.py
     failed so under load)."""
-    link = open_table(new_phone(), server, "kaques", ("Anna", "Ben", "Cleo"))
-    anna, ben = seat(new_phone, link, ("Anna", "Ben"), ready=".kq-now").values()
-    bank_total(anna, 300)
-    expect(ben.locator(".kq-now .turn")).to_contain_text("Your turn!")
-    ben.locator(".kq-by-throw summary").click()
-    tap_faces(ben, [2, 3, 4, 6, 6, 2])
-    ben.locator("[data-kq-stop]").click()
-    expect(anna.locator(".kq-now .turn")).to_contain_text("Cleo's turn")
+    anna, ben = ben_kaques_after_anna(server, new_phone)
     ben.locator(".kq-last").get_by_role("button", name="Undo last throw").click()
     expect(ben.locator(".kq-now .turn")).to_contain_text("Your turn!")
     expect(ben.locator("#tray .kq-by-throw")).to_have_attribute("open", "")
@@ -388,5 +391,4 @@ def test_a_total_typed_with_the_pad_open_keeps_the_pad_and_the_button_where_they
     expect(ben.locator("#tray .kq-by-throw")).to_have_attribute("open", "")
     assert button.bounding_box() == where
     button.click()
-    expect(anna.locator(".kq-ranks li").first).to_contain_text("Ben")
-    expect(anna.locator(".kq-ranks li").first).to_contain_text("450")
+    expect_ben_first_with_450(anna)
