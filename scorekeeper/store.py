@@ -371,17 +371,35 @@ def migrate(db: sqlite_utils.Database) -> None:
 
 BUSY_MS = 30000  # how long a statement waits for a lock another connection holds
 LOCK_WAIT = BUSY_MS / 1000
+SPIN = 0.02  # seconds a write waits for SQLite's lock holding its worker (`immediate`)
+SPIN_STEP = 0.0002  # seconds between two asks then
+LONG_HOLD = 0.1  # seconds a process's writes do not spin once one found the lock held past SPIN
+
+# a sleep of the whole process, also in a gevent worker (where `time.sleep` is gevent's, and
+# lets the worker's other requests run)
+try:
+    from gevent.monkey import get_original
+except ImportError:  # gevent is the server's: the command line runs without it
+    blocking_sleep = time.sleep
+else:
+    blocking_sleep = get_original("time", "sleep")
 
 
 class immediate:
     """A write transaction that takes SQLite's write lock at once (BEGIN IMMEDIATE), so a
     check made inside it still holds when its insert commits — across processes too.
 
-    While another process holds the lock, it is asked for again after a short sleep (from 0.5
-    ms, doubling up to 10 ms, for up to LOCK_WAIT seconds) instead of in SQLite's busy handler:
-    that one sleeps inside SQLite, which in a gevent worker stops every request of the worker,
-    not just this one, and wakes late (1, 2, 5, 10 … 25 ms steps); `time.sleep` is gevent's
-    there (bench/attack.py: a 2,000-event import in one worker froze the other's requests)."""
+    While another process holds the lock (a transaction here holds it for a few milliseconds,
+    its commit's fsync included), it is asked for again every SPIN_STEP seconds for up to SPIN,
+    the whole worker waiting: under an attacker's live streams a write that let the worker's
+    other requests run meanwhile came back 15–160 ms later (issue 25). Past SPIN — a long
+    transaction elsewhere — it sleeps letting them run (from 0.5 ms, doubling up to 10 ms, for
+    up to LOCK_WAIT seconds), and the process's next writes do not spin for LONG_HOLD seconds:
+    a worker is never frozen for long. Never in SQLite's own busy handler, which wakes in 1, 2,
+    5, 10 … 25 ms steps (bench/attack.py: a 2,000-event import in one worker froze the other's
+    requests)."""
+
+    long_hold_seen = -1.0  # when this process last found the lock held past SPIN (time.monotonic)
 
     def __init__(self, db: sqlite_utils.Database) -> None:
         self.conn = db.conn
@@ -389,6 +407,7 @@ class immediate:
     def __enter__(self) -> None:
         conn = self.conn
         began, delay = time.monotonic(), 0.0005
+        spin = began - immediate.long_hold_seen >= LONG_HOLD
         conn.execute("PRAGMA busy_timeout = 0")
         try:
             while True:
@@ -396,8 +415,14 @@ class immediate:
                     conn.execute("BEGIN IMMEDIATE")
                     return
                 except sqlite3.OperationalError as error:
-                    if "locked" not in str(error) or time.monotonic() - began >= LOCK_WAIT:
+                    waited = time.monotonic() - began
+                    if "locked" not in str(error) or waited >= LOCK_WAIT:
                         raise
+                if spin and waited < SPIN:
+                    blocking_sleep(SPIN_STEP)
+                    continue
+                if spin:
+                    spin, immediate.long_hold_seen = False, time.monotonic()
                 time.sleep(delay)
                 delay = min(delay * 2, 0.01)
         finally:

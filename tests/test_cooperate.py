@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 
+from scorekeeper import store
 from tests.support import ROOT
 
 WORKER = r"""
@@ -61,3 +62,57 @@ def test_a_long_fold_in_a_gevent_worker_lets_a_request_in_every_few_milliseconds
     # a ping waits a slice (5 ms), a pause and the machine's noise: 7–16 ms here
     assert len(trips) > 40, trips
     assert max(trips) < 0.1, f"a ping waited {max(trips) * 1000:.0f} ms"
+
+
+WRITER = r"""
+from gevent import monkey
+monkey.patch_all()
+import sys, time
+import gevent
+from scorekeeper import store
+
+db = store.connect(sys.argv[1])
+db.execute("CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY)")
+
+def busy():  # the attacker's streams: 2 ms of work at a time, each letting the others run
+    while True:
+        ends = time.perf_counter() + 0.002
+        while time.perf_counter() < ends:
+            pass
+        time.sleep(0.0001)
+
+workers = [gevent.spawn(busy) for _ in range(50)]
+time.sleep(0.05)
+print("ready", flush=True)
+sys.stdin.readline()  # the other process holds the write lock now
+began = time.perf_counter()
+with store.immediate(db):
+    db.execute("INSERT INTO t DEFAULT VALUES")
+print(f"{(time.perf_counter() - began) * 1000:.1f}", flush=True)
+"""
+
+
+def test_a_write_takes_the_lock_as_soon_as_another_process_lets_go_however_busy_its_worker(tmp_path):
+    """Issue 25: a write that found SQLite's lock held by the other worker for a moment slept
+    letting its own worker's requests run, and came back 15–160 ms later behind an attacker's
+    live streams. It now waits for the lock holding its worker (store.immediate: SPIN), so it
+    writes a few milliseconds after the lock is let go — here with 50 greenlets of 2 ms each
+    ready to run, where a sleep came back ~100 ms later."""
+    path = str(tmp_path / "lock.db")
+    holder = store.connect(path)
+    holder.execute("CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY)")
+    writer = subprocess.Popen([sys.executable, "-c", WRITER, path], cwd=ROOT, stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    try:
+        assert writer.stdout.readline().strip() == "ready"
+        with store.immediate(holder):  # a transaction of the other worker: 5 ms with its fsync
+            writer.stdin.write("go\n")
+            writer.stdin.flush()
+            time.sleep(0.005)
+        took = float(writer.stdout.readline())
+    finally:
+        writer.kill()
+        writer.wait()
+        writer.stdout.close()
+        writer.stdin.close()
+    assert took < 40, f"the write took {took:.0f} ms for a lock held 5 ms"
