@@ -149,10 +149,11 @@ class Pace:
             self.since = time.perf_counter()
 
 
-def paced(items: Iterable[T], every: int = 16) -> Iterator[T]:
-    """`items`, letting the worker's other requests run between them (`Pace`), asking the
-    clock every `every` items (a template's output comes in many small pieces)."""
-    pace = Pace()
+def paced(items: Iterable[T], every: int = 16, slice_: float | None = None) -> Iterator[T]:
+    """`items`, letting the worker's other requests run between them every `slice_` seconds
+    (`Pace`), asking the clock every `every` items (a template's output comes in many small
+    pieces)."""
+    pace = Pace(slice_)
     for number, item in enumerate(items):
         if number % every == 0:
             pace()

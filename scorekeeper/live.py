@@ -142,10 +142,11 @@ class Hub:
                 self._db = store.connect(self.database, self.folds)
             return work(self._db)
 
-    def board(self, key: tuple, render: Callable[[], str]) -> str:
+    def board(self, key: tuple, render: Callable[[], str], wait: bool = True) -> str:
         """The rendered board for key (table, change id, kind), rendered once per process: a
         stream that asks while another renders it waits for that one's (a render lets other
-        requests run between its pieces, web/board.py)."""
+        requests run between its pieces, web/board.py); with `wait` False (a phone's own
+        request) it renders its own meanwhile."""
         while True:
             with self._lock:
                 html = self._boards.get(key)
@@ -156,21 +157,26 @@ class Hub:
                 if rendering is None:
                     rendering = self._rendering[key] = threading.Event()
                     break
+            if not wait:
+                return self._keep(key, render())
             rendering.wait(10)
             with self._lock:
                 if key not in self._boards and self._rendering.get(key) is rendering:
                     break  # the one rendering it failed or hangs: render it here
         try:
-            html = render()
-            with self._lock:
-                self._boards[key] = html
-                while len(self._boards) > BOARDS:
-                    self._boards.popitem(last=False)
+            html = self._keep(key, render())
         finally:
             with self._lock:
                 if self._rendering.get(key) is rendering:
                     del self._rendering[key]
             rendering.set()
+        return html
+
+    def _keep(self, key: tuple, html: str) -> str:
+        with self._lock:
+            self._boards[key] = html
+            while len(self._boards) > BOARDS:
+                self._boards.popitem(last=False)
         return html
 
     def packed(self, key: tuple, html: str, event_id: int, deflated: bool) -> tuple[bytes, bytes | None]:

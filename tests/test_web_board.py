@@ -340,3 +340,59 @@ def test_the_live_watcher_reads_only_the_changes_since_its_last_look(app):
     plan = " ".join(row[3] for row in db.execute("EXPLAIN QUERY PLAN " + live.NEW_CHANGES, [0]).fetchall())
     assert "USING INTEGER PRIMARY KEY (rowid>?)" in plan and "INDEX" not in plan, plan
     db.conn.close()
+
+
+def test_an_answer_never_waits_for_the_live_streams_connection(app, phone):
+    """Issue 25: a write's answer (and a phone's poll) is read with the request's own connection,
+    not the one the live streams share: behind an attacker's hundreds of streams an honest
+    entry's answer waited 100–300 ms in line for that one. Here the streams' connection is held
+    (as a stream rendering a whole board holds it) while a phone enters and polls."""
+    import threading
+
+    anna = phone()
+    token = anna.open_table(players=("Anna", "Ben"))
+    change = anna.board_change(token)
+    shared = app.extensions["scorekeeper.hub"]
+    answers = {}
+
+    def enter() -> None:
+        answers["entry"] = anna.enter(token, {"type": "score", "player": "Anna", "column": 1, "row": "1", "value": 3},
+                                      change=change)
+        answers["poll"] = anna.client.get(f"/t/{token}/board?since={change}", headers={"HX-Request": "true"})
+
+    shared.query(lambda db: None)  # the streams' connection, opened as the first stream opens it
+    with shared._db_lock:
+        phone_ = threading.Thread(target=enter, daemon=True)
+        phone_.start()
+        phone_.join(10)
+        assert not phone_.is_alive(), "the answer waited for the live streams' connection"
+    assert answers["entry"].status_code == 200 and 'id="stamp"' in answers["entry"].get_data(as_text=True)
+    assert answers["poll"].status_code == 200 and "<hx-partial" in answers["poll"].get_data(as_text=True)
+
+
+def test_a_whole_board_answer_lets_other_requests_in_less_often_than_a_stream(app, phone, monkeypatch):
+    """Issue 25: a phone's own answer that is a whole board (here the host's first entry, whose
+    seat list changes with it) paces its render in ANSWER_SLICE slices, long enough that most
+    end before it: each chance for other requests came back 30–150 ms later under an attack.
+    A page or a stream keeps gamelog's SLICE."""
+    from scorekeeper import gamelog
+    from scorekeeper.web import board
+
+    slices = []
+
+    class Recorded(gamelog.Pace):
+        def __init__(self, slice_=None):
+            slices.append(slice_)
+            super().__init__(slice_)
+
+    monkeypatch.setattr(gamelog, "Pace", Recorded)
+    anna = phone()
+    token = anna.open_table(players=("Anna", "Ben"))
+    change = anna.board_change(token)
+    slices.clear()
+    answer = anna.enter(token, {"type": "score", "player": "Anna", "column": 1, "row": "1", "value": 3}, change=change)
+    assert 'hx-partial id="board"' in answer.get_data(as_text=True)  # the whole board
+    assert board.ANSWER_SLICE in slices and board.ANSWER_SLICE > gamelog.SLICE
+    slices.clear()
+    anna.get(f"/t/{token}")
+    assert slices and board.ANSWER_SLICE not in slices

@@ -50,13 +50,13 @@ def tray_view(ctx: TableContext, args: Any) -> Any:
     return made(ctx, args) if made and ctx.played.game is not None and ctx.can_write else None
 
 
-def whole(ctx: TableContext, change: int, tapped: Any = None) -> str:
+def whole(ctx: TableContext, change: int, tapped: Any = None, slice_: float | None = None) -> str:
     """The whole board as this kind of viewer sees it now, claiming `change` (taken before the
     state is read, so the board is never older than it says), with the page header's code and
-    name and the invitation beside it."""
+    name and the invitation beside it; `slice_`, as `rendered`."""
     values = variables(ctx, change, tapped)
     env = current_app.jinja_env
-    out = partial(rendered("_board.html", values), "board", "innerHTML")
+    out = partial(rendered("_board.html", values, slice_), "board", "innerHTML")
     generic = env.get_template(GENERIC).make_module(values)
     out += swap(str(generic.where()).strip())
     if not ctx.who.read_only:
@@ -69,10 +69,18 @@ def inner(ctx: TableContext, change: int) -> str:
     return SPACE.sub(" ", rendered("_board.html", variables(ctx, change)))
 
 
-def rendered(name: str, values: dict) -> str:
-    """A template rendered in pieces, the worker's other requests running between them
-    (`gamelog.paced`): a twelve-player dice pad of three columns is 75 KB, 20 ms of one worker."""
-    return "".join(paced(current_app.jinja_env.get_template(name).generate(values)))
+def rendered(name: str, values: dict, slice_: float | None = None) -> str:
+    """A template rendered in pieces, the worker's other requests running between them every
+    `slice_` seconds (`gamelog.Pace`; None: its SLICE): a twelve-player dice pad of three
+    columns is 75 KB, 20 ms of one worker."""
+    return "".join(paced(current_app.jinja_env.get_template(name).generate(values), slice_=slice_))
+
+
+# seconds a phone's own answer renders between two chances for the worker's other requests:
+# most whole boards (a game's first or last entry, an undo) end before it. Issue 25: under an
+# attacker's streams a board paced every 5 ms came back from each chance 30–150 ms later, as
+# every ready request of the worker ran first; this still bounds the largest pad's hold
+ANSWER_SLICE = 0.025
 
 
 def tray(ctx: TableContext, change: int, tapped: Any) -> str:
@@ -183,23 +191,28 @@ SPACE = re.compile(r"\s*\n\s*|  +(?=<)")  # no <pre> or <textarea> on a board: a
 
 def message(ctx: TableContext, base: int | None, hub, tapped: Any = None) -> tuple[str, int]:
     """What a phone whose board shows `base` (None: unknown) needs now, and the change it
-    brings the board to; rendered once per process for every phone of one kind (with `tapped`,
-    an answer's own tray: for this phone alone)."""
-    change = hub.query(lambda db: store.last_change(db, ctx.table["id"]))
+    brings the board to, answering its own request (a write's answer, polling): read with the
+    request's own connection, never the live streams' shared one (`Hub.query`: issue 25, an
+    honest entry's answer waited 100–300 ms in line behind the streams of an attacker's table);
+    made once per process for every phone of one kind, and never waiting for a stream making
+    the same (with `tapped`, an answer's own tray: for this phone alone)."""
+    db = ctx.db
+    change = store.last_change(db, ctx.table["id"])
 
     def render_parts() -> str:
-        return (hub.query(lambda db: parts(ctx.again(db), base, change, tapped))
-                or hub.query(lambda db: whole(ctx.again(db), change, tapped)))
+        return parts(ctx.again(db), base, change, tapped) or whole(ctx.again(db), change, tapped, ANSWER_SLICE)
 
     if tapped:
-        return render_parts() if base is not None and base < change else hub.query(
-            lambda db: whole(ctx.again(db), change, tapped)), change
+        return render_parts() if base is not None and base < change else whole(
+            ctx.again(db), change, tapped, ANSWER_SLICE), change
     if base is not None and base < change:
-        return hub.board((ctx.table["id"], base, change, ctx.kind), render_parts), change
-    return board(ctx, change, hub), change
+        return hub.board((ctx.table["id"], base, change, ctx.kind), render_parts, wait=False), change
+    return hub.board((ctx.table["id"], change, ctx.kind), lambda: whole(ctx.again(db), change, slice_=ANSWER_SLICE),
+                     wait=False), change
 
 
 def board(ctx: TableContext, change: int, hub) -> str:
+    """The whole board a live stream sends (rendered with the streams' shared connection)."""
     return hub.board((ctx.table["id"], change, ctx.kind), lambda: hub.query(lambda db: whole(ctx.again(db), change)))
 
 
