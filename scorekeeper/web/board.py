@@ -77,10 +77,12 @@ def rendered(name: str, values: dict, slice_: float | None = None) -> str:
 
 
 # seconds a phone's own answer renders between two chances for the worker's other requests:
-# most whole boards (a game's first or last entry, an undo) end before it. Issue 25: under an
-# attacker's streams a board paced every 5 ms came back from each chance 30–150 ms later, as
-# every ready request of the worker ran first; this still bounds the largest pad's hold
-ANSWER_SLICE = 0.025
+# the issue's bound on any request's hold (~50 ms), so that a whole board (a game's first or
+# last entry, an undo) ends before it: the largest, a twelve-player pad of three columns (72
+# KB), takes 18 ms on the slow machine of docs/performance.md.
+# Issue 25: under an attacker's streams an answer paced every 5 ms came back from each chance
+# 30–150 ms later, as every ready request of the worker ran first
+ANSWER_SLICE = 0.05
 
 
 def tray(ctx: TableContext, change: int, tapped: Any) -> str:
