@@ -197,8 +197,8 @@ class EscaleroView:
     may_correct: Callable[[Any], bool] = lambda recorded: False  # whether this phone may correct an entry (ctx)
 
     def cell(self, i: int, column: int, row: Any) -> Cell:
-        """What the pad shows in one cell (templates: `cell`), made here in one call: a whole
-        pad's cells each asked the view and the context six times, ~15 % of its render."""
+        """What the pad shows in one cell (templates: `cell`), made here in one call: each cell of
+        a whole pad asked the view and the context six times through Jinja (~10 % of its render)."""
         side = self.state.setup.sides[i].name
         value = self.state.pads[side].get((column, row))
         if value is None:
@@ -230,7 +230,7 @@ class EscaleroView:
 
     def correct_label(self, side: str, column: int, row_label: str, value: int) -> str:
         """A written cell's button's name for a screen reader (the phrase translated once per
-        board: the host's whole pad asked it for every cell, ~15 % of its render)."""
+        board: the host's whole pad translated it for every written cell, a third of its render)."""
         return self._correct_label.replace("%(side)s", side).replace("%(column)s", str(column)).replace(
             "%(row)s", row_label).replace("%(value)s", str(value))
 
