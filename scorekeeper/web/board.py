@@ -106,30 +106,43 @@ def parts(ctx: TableContext, base: int, change: int, tapped: Any = None) -> str 
     wanted = {event_id for _, event_id in rows}
     events = list(reversed(list(takewhile(lambda recorded: recorded.id >= min(wanted), reversed(played.history)))))
     events = [recorded for recorded in events if recorded.id in wanted]
+    first = len(played.entries) <= len(events)
     if (len(events) != len(wanted) or any(recorded.kind != "entry" for recorded in events)
             or played.finished or played.game is None
-            or (len(played.entries) <= len(events) and joins_or_seats(ctx))
+            or (first and sits_out(ctx))
             or played.last_event_id != max(wanted)):
-        # an undo or a correction, the game's end, its first entries where the join form or
-        # the host's seat list follow them, an entry of another game, or a state already past
-        # `change` (another process wrote meanwhile): the whole board
+        # an undo or a correction, the game's end, its first entries for a seat that is told
+        # with them it plays from the next game, an entry of another game, or a state already
+        # past `change` (another process wrote meanwhile): the whole board
         return None
     touched = screen(played.row["game"]).touched
     chosen = touched(ctx, played, events) if touched else [("stamp",), ("game",), ("tray",), ("history",)]
     if chosen is None:
         return None
+    if first:
+        chosen = [*chosen, *follow_the_first(ctx)]
     return render(ctx, change, chosen, base, events, tapped)
 
 
-def joins_or_seats(ctx: TableContext) -> bool:
-    """Whether this viewer's board shows the join form or the host's seat list, which change
-    with a game's first entry (templates/_board.html): a seated phone's or the read-only
-    board's first entry is its parts (issue 27: at a venue's start, every table's first entry
-    sent each of its phones the whole board, a render each). A seat taken before the first entry
-    but not among the game's players is told, with it, that it plays from the next game."""
+def sits_out(ctx: TableContext) -> bool:
+    """Whether this viewer sits at a seat that is none of the game's players: a game's first
+    entry tells it that it plays from the next game (templates/_board.html), in a card where
+    its board had none."""
     who = ctx.who
-    return (ctx.may("seats") or (not who.read_only and not who.seat and not who.removed)
-            or (who.seat is not None and who.name not in ctx.played.header.get("players", ())))
+    return who.seat is not None and who.name not in ctx.played.header.get("players", ())
+
+
+def follow_the_first(ctx: TableContext) -> list[Part]:
+    """What else a game's first entries change on this viewer's board (templates/_board.html):
+    the join form of a phone without a seat (a new seat now plays from the next game; a host
+    who only keeps score has none once every seat is taken) and the host's seat list (it
+    folds, and teams are no longer drawn). Issue 27: at a venue's start every table's first
+    entry sent its host and onlookers the whole board; issue 25: an attacker's host entering
+    and undoing one cell got a whole board each time, and an honest game's first and last
+    entries were the whole boards its p99 was made of."""
+    who = ctx.who
+    return ([("join",)] if not who.read_only and not who.seat and not who.removed else []) + (
+        [("seats",)] if ctx.may("seats") else [])
 
 
 def render(ctx: TableContext, change: int, chosen: Iterable[Part], base: int, events: list, tapped: Any) -> str:
@@ -145,6 +158,10 @@ def render(ctx: TableContext, change: int, chosen: Iterable[Part], base: int, ev
         name, *args = part
         if name == "history":
             out += history(ctx, generic, events)
+            continue
+        if name == "join":  # gone from the board when there is no seat left to take
+            html = str(generic.join()).strip()
+            out.append(swap(html) if html else partial("", "join", "delete"))
             continue
         html = str((getattr(own, name, None) or getattr(generic, name))(*args)).strip()
         if name == "stamp":
