@@ -561,6 +561,30 @@ def message_cost(work: str, streams: tuple[int, ...] = (0, 200, 800), changes: i
 # --- the run ---------------------------------------------------------------------------------------------
 
 
+def staggered(instance: Instance, seeded, plan: list[dict]) -> dict:
+    """Each victim table's game begun at a point of its own (table i of n at i/n of the plan),
+    entered through the service before the server starts, and where each table stands (the
+    victim's `position`). Begun together, every table ended its game and began the next within
+    the same second of the attack, never in the baseline: a tenth of a run's entries at once
+    whole boards (the end's settlement), measured under attack only. Spread out, the games end
+    as often in the baseline as under attack, as a pub's tables do."""
+    from scorekeeper import service, store
+
+    db = store.connect(instance.database)
+    db.conn.execute("PRAGMA synchronous = OFF")  # seeding only: the server keeps FULL
+    position = {}
+    for i, table in enumerate(seeded):
+        row = service.table_by_id(db, table.table_id)
+        done = i * len(plan) // len(seeded)
+        for event in plan[:done]:
+            device = table.phones[table.players.index(event["player"])]
+            service.submit(db, row, service.viewer(db, row, device), event)
+        position[table.token] = done
+        position[f"change:{table.token}"] = str(store.last_change(db, table.table_id))
+    db.conn.close()
+    return position
+
+
 def run(work: str, rate: float = 50.0, baseline: float = 15.0, seconds: float = 30.0, tables: int = 10,
         players: int = 4, workers: int = 2, concurrency: int = 2, slowloris: int = 2000, slow_bodies: int = 200,
         drip_s: float = 5.0, kinds: tuple[str, ...] = (), cap: int | None = None, requests: str | None = None,
@@ -581,7 +605,7 @@ def run(work: str, rate: float = 50.0, baseline: float = 15.0, seconds: float = 
     seeded, phones = instance.seed(tables, [players], seat_phones=True)
     plan = escalero_plan(seeded[0].players)
     plans = {t.token: plan for t in seeded}
-    position = {t.token: 0 for t in seeded}
+    position = staggered(instance, seeded, plan)
     from scorekeeper.worker import DEFAULT_CAP, DEFAULT_RATE
 
     cap = DEFAULT_CAP if cap is None else cap
