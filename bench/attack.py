@@ -3,7 +3,8 @@ from anyone slows another table's entry past 25 ms p99")
 
 `scorekeeper serve` (gunicorn, gevent workers, SCOREKEEPER_TIMING=1, the limits on) with a few
 victim tables whose seated phones enter results at a steady rate, open loop, each entry posted by
-the phone of the player on turn with `seen` as the page sends it — first alone (the baseline of
+the phone of the player on turn with `seen` as the page sends it, each table's game begun at a
+point of its own so that games end as often in either phase (`staggered`) — first alone (the baseline of
 the same run), then while attackers, in a process of their own, do what the issue lists, each as
 fast as the server answers (closed loops). Every phone has a loopback address of its own
 (127.0.1.x), the attackers a few others (127.0.0.2 …), so the limits and the caps of
