@@ -234,9 +234,9 @@ def test_a_turned_away_and_a_removed_phone_are_told(server, new_phone):
     mallory.click("#join button:has-text('Add me')")
     expect(mallory.locator("#join")).to_contain_text("the host lets you in")
     host.click(".seat-list li:has-text('Mallory') button:has-text('Turn away')")
-    expect(mallory.locator("#join")).to_contain_text("Join this table", timeout=2000)
+    expect(mallory.locator("#join")).to_contain_text("Join this table", timeout=5000)
     host.click(".seat-list li:has-text('Anna') button:has-text('Remove this phone')")
-    expect(anna.locator("#join")).to_contain_text("removed this phone", timeout=2000)
+    expect(anna.locator("#join")).to_contain_text("removed this phone", timeout=5000)
     expect(anna.locator("#tray")).to_be_hidden()
 
 
