@@ -566,9 +566,9 @@ def staggered(instance: Instance, seeded, plan: list[dict]) -> dict:
     """Each victim table's game begun at a point of its own (table i of n at i/n of the plan),
     entered through the service before the server starts, and where each table stands (the
     victim's `position`). Begun together, every table ended its game and began the next within
-    the same second of the attack, never in the baseline: a tenth of a run's entries at once
-    whole boards (the end's settlement), measured under attack only. Spread out, the games end
-    as often in the baseline as under attack, as a pub's tables do."""
+    the same second of the attack, never in the baseline: ten whole boards with their settlement
+    at once, measured under attack only. Spread out, the games end as often in the baseline as
+    under attack, as a pub's tables do."""
     from scorekeeper import service, store
 
     db = store.connect(instance.database)
