@@ -218,16 +218,18 @@ def message(ctx: TableContext, base: int | None, hub, tapped: Any = None) -> tup
     db = ctx.db
     change = store.last_change(db, ctx.table["id"])
 
-    def render_parts() -> str:
-        return parts(ctx.again(db), base, change, tapped) or whole(ctx.again(db), change, tapped, ANSWER_SLICE)
+    def render_whole() -> str:
+        return whole(ctx.again(db), change, tapped, ANSWER_SLICE)
 
+    def render_parts() -> str:
+        return parts(ctx.again(db), base, change, tapped) or render_whole()
+
+    behind = base is not None and base < change
     if tapped:
-        return render_parts() if base is not None and base < change else whole(
-            ctx.again(db), change, tapped, ANSWER_SLICE), change
-    if base is not None and base < change:
+        return render_parts() if behind else render_whole(), change
+    if behind:
         return hub.board((ctx.table["id"], base, change, ctx.kind), render_parts, wait=False), change
-    return hub.board((ctx.table["id"], change, ctx.kind), lambda: whole(ctx.again(db), change, slice_=ANSWER_SLICE),
-                     wait=False), change
+    return hub.board((ctx.table["id"], change, ctx.kind), render_whole, wait=False), change
 
 
 def board(ctx: TableContext, change: int, hub) -> str:

@@ -169,6 +169,14 @@ def score():
     return answer()
 
 
+def filled(phrase: str, **values: Any) -> str:
+    """A translated phrase's %(name)s holes filled with plain text (names and small numbers; a
+    phrase translated once and filled for every cell of a pad)."""
+    for name, value in values.items():
+        phrase = phrase.replace(f"%({name})s", str(value))
+    return phrase
+
+
 class Cell(NamedTuple):
     mine: bool  # on this phone's side
     value: int | None  # written, or None: open
@@ -194,7 +202,7 @@ class EscaleroView:
     entries: dict  # (side, column, row) -> the entry (Recorded) that wrote the cell
     index: dict  # side name -> its number in seat order (the parts' ids and the turn line's data-on/-w)
     pickable: frozenset  # the sides whose open cells this phone may ever write (buttons on the pad)
-    may_correct: Callable[[Any], bool] = lambda recorded: False  # whether this phone may correct an entry (ctx)
+    may_correct: Callable[[Any], bool] | None = None  # whether this phone may correct an entry (None: it writes nothing)
 
     def cell(self, i: int, column: int, row: Any) -> Cell:
         """What the pad shows in one cell (templates: `cell`), made here in one call: each cell of
@@ -207,7 +215,7 @@ class EscaleroView:
             return Cell(side == self.my_side, None, "", None, pick, label)
         shown = "✕" if value == 0 else str(value)
         recorded = self.entries.get((side, column, row))
-        if recorded is not None and self.may_correct(recorded):
+        if recorded is not None and self.may_correct is not None and self.may_correct(recorded):
             return Cell(side == self.my_side, value, shown, recorded.id, False,
                         self.correct_label(side, column, self.row_label(row), value))
         return Cell(side == self.my_side, value, shown, None, False, "")
@@ -221,8 +229,7 @@ class EscaleroView:
 
     def cell_label(self, side: str, column: int, row_label: str) -> str:
         """A cell's name for a screen reader (the phrase translated once per board)."""
-        return self._cell_label.replace("%(side)s", side).replace("%(column)s", str(column)).replace(
-            "%(row)s", row_label)
+        return filled(self._cell_label, side=side, column=column, row=row_label)
 
     @cached_property
     def _correct_label(self) -> str:
@@ -231,8 +238,7 @@ class EscaleroView:
     def correct_label(self, side: str, column: int, row_label: str, value: int) -> str:
         """A written cell's button's name for a screen reader (the phrase translated once per
         board: the host's whole pad translated it for every written cell, a third of its render)."""
-        return self._correct_label.replace("%(side)s", side).replace("%(column)s", str(column)).replace(
-            "%(row)s", row_label).replace("%(value)s", str(value))
+        return filled(self._correct_label, side=side, column=column, row=row_label, value=value)
 
     @cached_property
     def _row_labels(self) -> dict:
@@ -271,7 +277,7 @@ def view(ctx, played=None) -> EscaleroView | None:
                         ctx.writable_side if current else None,
                         len(state.entries), state.cells_per_side * len(sides), entries,
                         {side.name: i for i, side in enumerate(state.setup.sides)}, pickable,
-                        ctx.may_correct if ctx.can_write else (lambda recorded: False))
+                        ctx.may_correct if ctx.can_write else None)
 
 
 def touched(ctx, played, events) -> list[tuple]:
