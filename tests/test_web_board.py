@@ -150,9 +150,9 @@ def test_the_parts_of_every_entry_make_the_whole_board(phone, app, log):
             else:
                 assert same(message) == same(whole)
             boards[name] = whole
-    # every entry but the last goes as parts, to every viewer: the first with the host's seat
-    # list and the join form of the host and of a phone without a seat (issue 25)
-    assert partial == 3 * (len(doc["events"]) - 1)
+    # every entry goes as parts, to every viewer: the first with the host's seat list and the
+    # join form of the host and of a phone without a seat, the last with the settlement (issue 25)
+    assert partial == 3 * len(doc["events"])
 
 
 def test_an_escalero_entry_sends_its_cell_the_totals_and_the_turn(phone):

@@ -77,8 +77,8 @@ def rendered(name: str, values: dict, slice_: float | None = None) -> str:
 
 
 # seconds a phone's own answer renders between two chances for the worker's other requests:
-# the issue's bound on any request's hold (~50 ms), so that a whole board (a game's first or
-# last entry, an undo) ends before it: the largest, a twelve-player pad of three columns (72
+# the issue's bound on any request's hold (~50 ms), so that a whole board (an undo, a correction,
+# a phone far behind) ends before it: the largest, a twelve-player pad of three columns (72
 # KB), takes 18 ms on the slow machine of docs/performance.md.
 # Issue 25: under an attacker's streams an answer paced every 5 ms came back from each chance
 # 30–150 ms later, as every ready request of the worker ran first
@@ -108,19 +108,21 @@ def parts(ctx: TableContext, base: int, change: int, tapped: Any = None) -> str 
     events = [recorded for recorded in events if recorded.id in wanted]
     first = len(played.entries) <= len(events)
     if (len(events) != len(wanted) or any(recorded.kind != "entry" for recorded in events)
-            or played.finished or played.game is None
+            or played.game is None
             or (first and sits_out(ctx))
             or played.last_event_id != max(wanted)):
-        # an undo or a correction, the game's end, its first entries for a seat that is told
-        # with them it plays from the next game, an entry of another game, or a state already
-        # past `change` (another process wrote meanwhile): the whole board
+        # an undo or a correction, a game's first entries for a seat that is told with them it
+        # plays from the next game, an entry of another game, or a state already past `change`
+        # (another process wrote meanwhile): the whole board
         return None
-    touched = screen(played.row["game"]).touched
-    chosen = touched(ctx, played, events) if touched else [("stamp",), ("game",), ("tray",), ("history",)]
+    game = screen(played.row["game"])
+    chosen = game.touched(ctx, played, events) if game.touched else [("stamp",), ("game",), ("tray",), ("history",)]
     if chosen is None:
         return None
     if first:
         chosen = [*chosen, *follow_the_first(ctx)]
+    if played.finished:  # the last entry: the settlement, and what else the end changes
+        chosen = [*chosen, *(game.ended if game.touched and game.ended is not None else [("game",)]), ("settle",)]
     return render(ctx, change, chosen, base, events, tapped)
 
 

@@ -38,6 +38,10 @@ class Screen:
     # `touched(ctx, played, entries)`: the board's parts a run of entries changed (web/board.py);
     # None: the stamp, the game, the tray and the history
     touched: Callable[[Any, Any, list], list[tuple] | None] | None = None
+    # the parts of its own that the game's end changes besides what its last entries touched
+    # (a note that points are provisional), for a game with `touched`; the settlement is
+    # generic. None: the game whole
+    ended: tuple[tuple, ...] | None = None
     # how a tray answer is swapped: a tray whose fields are typed in while the server checks
     # them morphs ("outerMorph"), keeping the caret
     tray_swap: str | None = None

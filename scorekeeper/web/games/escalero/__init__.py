@@ -327,4 +327,4 @@ def written_value(event, rules) -> str:
     return "✕" if not value else str(value)
 
 
-SCREEN = Screen(view, blueprints=(bp,), tray_view=tray_view, touched=touched)
+SCREEN = Screen(view, blueprints=(bp,), tray_view=tray_view, touched=touched, ended=(("provisional",),))

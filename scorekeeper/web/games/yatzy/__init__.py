@@ -280,4 +280,4 @@ def touched(ctx, played, events) -> list[tuple]:
     return chosen
 
 
-SCREEN = Screen(view, blueprints=(bp,), tray_view=tray_view, touched=touched)
+SCREEN = Screen(view, blueprints=(bp,), tray_view=tray_view, touched=touched, ended=(("provisional",),))
