@@ -52,6 +52,7 @@ class Hub:
         self._db = None
         self._db_lock = threading.Lock()
         self._watcher: threading.Thread | None = None
+        self._start_lock = threading.Lock()
         self._seen = 0
         self.looked = 0.0  # when the watcher last read `changes` (time.monotonic): /healthz
         self._boards: OrderedDict[tuple, str] = OrderedDict()
@@ -115,7 +116,10 @@ class Hub:
 
     def _ensure_watcher(self) -> None:
         if self._watcher is None or not self._watcher.is_alive():
-            with self._lock:
+            # a lock of its own: starting the watcher reads through the shared connection,
+            # which a stream may hold while it renders a board (issue 25: under `_lock` every
+            # answer of the worker waited 150 ms for the first stream at an attack's start)
+            with self._start_lock:
                 if self._watcher is None or not self._watcher.is_alive():
                     self._seen = self.query(lambda db: db.execute(
                         "SELECT coalesce(max(id), 0) FROM changes").fetchone()[0])

@@ -370,6 +370,39 @@ def test_an_answer_never_waits_for_the_live_streams_connection(app, phone):
     assert answers["poll"].status_code == 200 and "<hx-partial" in answers["poll"].get_data(as_text=True)
 
 
+def test_an_answer_never_waits_for_the_first_stream_starting_the_watcher(app, phone):
+    """Issue 25: a worker's first live stream starts its watcher, which reads through the
+    streams' shared connection, and held the hub's own lock meanwhile: every answer of the
+    worker (each wakes the table's streams through the hub) waited for the stream that held the
+    connection rendering a board, 150 ms at an attack's start."""
+    import threading
+
+    anna = phone()
+    token = anna.open_table(players=("Anna", "Ben"))
+    change = anna.board_change(token)
+    shared = app.extensions["scorekeeper.hub"]
+    answers = {}
+
+    def enter() -> None:
+        answers["entry"] = anna.enter(token, {"type": "score", "player": "Anna", "column": 1, "row": "1", "value": 3},
+                                      change=change)
+
+    shared.query(lambda db: None)
+    assert shared._watcher is None
+    with shared._db_lock:  # a stream renders a board with the shared connection
+        stream = threading.Thread(target=shared.wait, args=(1, 0.01), daemon=True)  # the first stream
+        stream.start()
+        stream.join(0.2)
+        assert stream.is_alive()  # starting the watcher: waiting for the connection
+        phone_ = threading.Thread(target=enter, daemon=True)
+        phone_.start()
+        phone_.join(10)
+        assert not phone_.is_alive(), "the answer waited for the watcher to start"
+    stream.join(10)
+    assert shared._watcher is not None and shared._watcher.is_alive()
+    assert answers["entry"].status_code == 200 and 'id="stamp"' in answers["entry"].get_data(as_text=True)
+
+
 def test_a_whole_board_answer_lets_other_requests_in_less_often_than_a_stream(app, phone, monkeypatch):
     """Issue 25: a phone's own answer that is a whole board (here an undo's) paces its render in
     ANSWER_SLICE slices, long enough that it ends before it: each chance for other requests
