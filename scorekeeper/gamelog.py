@@ -135,18 +135,32 @@ PAUSE = 0.0001  # seconds a chance lasts at least: the worker's loop looks at it
 
 class Pace:
     """The clock of a long loop (a fold, a long page rendered): called between its steps, it
-    lets the worker's other requests run (`cooperate`) once SLICE has passed since they last
-    could. A fixed number of steps between two was too many for some games' events and too few
-    for others' (issue 25: the other tables' entries wait for at most one slice)."""
+    lets the worker's other requests run (`cooperate`) once it has used SLICE of the worker's
+    CPU since they last could. A fixed number of steps between two was too many for some
+    games' events and too few for others' (issue 25: the other tables' entries wait for at most
+    one slice).
+
+    The worker's CPU, not the wall clock: on a loaded machine the system sets a worker aside
+    for some milliseconds, and a short fold (an entry's own, under 1 ms of CPU) that found its
+    slice over by the wall clock gave way, and came back 10–50 ms later behind the attacker's
+    work in its worker (issue 25). The CPU clock (a system call) is read only once the wall
+    clock says a slice may be over."""
 
     def __init__(self, slice_: float | None = None) -> None:
         self.slice = SLICE if slice_ is None else slice_
-        self.since = time.perf_counter()
+        self.since = time.thread_time()
+        self.look = time.perf_counter() + self.slice
 
     def __call__(self) -> None:
-        if time.perf_counter() - self.since >= self.slice:
-            cooperate()
-            self.since = time.perf_counter()
+        if time.perf_counter() < self.look:
+            return
+        used = time.thread_time() - self.since
+        if used < self.slice:  # set aside meanwhile: look again when the rest of the slice may be used
+            self.look = time.perf_counter() + self.slice - used
+            return
+        cooperate()
+        self.since = time.thread_time()
+        self.look = time.perf_counter() + self.slice
 
 
 def paced(items: Iterable[T], every: int = 16, slice_: float | None = None) -> Iterator[T]:

@@ -64,6 +64,26 @@ def test_a_long_fold_in_a_gevent_worker_lets_a_request_in_every_few_milliseconds
     assert max(trips) < 0.1, f"a ping waited {max(trips) * 1000:.0f} ms"
 
 
+def test_a_slice_is_the_workers_cpu_not_the_wall_clock(monkeypatch):
+    """A worker the system sets aside for a moment (here: asleep, unpatched) used none of its
+    slice: its loop goes on without giving way, where by the wall clock it gave way and came
+    back 10–50 ms later behind an attacker's work (issue 25); a loop that computed for a whole
+    slice gives way."""
+    from scorekeeper import gamelog
+
+    given = []
+    monkeypatch.setattr(gamelog, "cooperate", lambda: given.append(time.perf_counter()))
+    pace = gamelog.Pace(0.005)
+    time.sleep(0.03)
+    pace()
+    assert given == []
+    ends = time.thread_time() + 0.006
+    while time.thread_time() < ends:
+        pace()
+    pace()
+    assert len(given) == 1
+
+
 WRITER = r"""
 from gevent import monkey
 monkey.patch_all()
