@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from scorekeeper import service, store
 from scorekeeper.games import GAMES
 from tests.games import SUPPORT
 from tests.support import writes
@@ -127,6 +128,9 @@ LOGS_PLAYED = [f"{game}/{SUPPORT[game].BOARD_LOG}" for game in GAMES]
 
 @pytest.mark.parametrize("log", LOGS_PLAYED)
 def test_the_parts_of_every_entry_make_the_whole_board(phone, app, log):
+    """Every entry, and the undo of a game's first, middle and last entry (issue 25: every undo
+    was a whole board for every phone), goes as parts that, applied to the board a phone had,
+    make exactly the board it would get whole — for the host, a seat and a stranger."""
     doc = json.loads((LOGS / f"{log}.json").read_text())
     host = phone()
     token = host.open_table(doc["game"], players=doc["players"], **doc["rules"])
@@ -135,10 +139,9 @@ def test_the_parts_of_every_entry_make_the_whole_board(phone, app, log):
     viewers = {"host": host, "seat": seat, "stranger": phone()}
     boards = {name: board(viewer, token) for name, viewer in viewers.items()}
     partial = 0
-    for event in doc["events"]:
-        event = {k: v for k, v in event.items() if k not in ("at", "by")}
-        before = boards["host"]
-        response = host.post(f"/t/{token}/entries", {"event": json.dumps(event), "change": str(change_of(before))})
+
+    def check(response, what) -> None:
+        nonlocal partial
         assert response.status_code == 200, response.get_data(as_text=True)
         for name, viewer in viewers.items():
             message = answered(response) if name == "host" else board(viewer, token, change_of(boards[name]))
@@ -146,13 +149,27 @@ def test_the_parts_of_every_entry_make_the_whole_board(phone, app, log):
             if 'data-base="' in message:
                 partial += 1
                 assert "board-inner" not in message
-                assert same(apply(boards[name], message)) == same(whole), (name, event)
+                assert same(apply(boards[name], message)) == same(whole), (name, what)
             else:
                 assert same(message) == same(whole)
             boards[name] = whole
-    # every entry goes as parts, to every viewer: the first with the host's seat list and the
-    # join form of the host and of a phone without a seat, the last with the settlement (issue 25)
-    assert partial == 3 * len(doc["events"])
+
+    taken_back = {0, len(doc["events"]) // 2, len(doc["events"]) - 1}
+    for number, event in enumerate(doc["events"]):
+        event = {k: v for k, v in event.items() if k not in ("at", "by")}
+        for again in range(2 if number in taken_back else 1):
+            check(host.post(f"/t/{token}/entries", {"event": json.dumps(event), "change": str(change_of(boards["host"]))}),
+                  event)
+            if number in taken_back and not again:
+                db = store.connect(app.config["DATABASE"], app.extensions["scorekeeper.folds"])
+                table = service.by_join_token(db, token)
+                target = service.load(db, service.current_game(db, table["id"])).entries[-1][0].id
+                check(host.post(f"/t/{token}/undo", {"target": target, "change": str(change_of(boards["host"]))}),
+                      ("undo", event))
+    # every entry and undo goes as parts, to every viewer: the first entry (and its undo) with
+    # the host's seat list and the join form of the host and of a phone without a seat, the
+    # last (and its undo) with the settlement (issue 25)
+    assert partial == 3 * (len(doc["events"]) + 2 * len(taken_back))
 
 
 def test_an_escalero_entry_sends_its_cell_the_totals_and_the_turn(phone):
@@ -179,7 +196,7 @@ def test_an_escalero_entry_sends_its_cell_the_totals_and_the_turn(phone):
     assert "dice-pad" not in update and 'data-w=""' in update
 
 
-def test_a_phone_too_far_behind_or_an_undo_gets_the_whole_board(phone):
+def test_a_phone_too_far_behind_gets_the_whole_board_and_an_undo_its_parts(phone):
     host = phone()
     token = host.open_table(players=("Anna", "Ben"))
     first = board(host, token)
@@ -193,7 +210,13 @@ def test_a_phone_too_far_behind_or_an_undo_gets_the_whole_board(phone):
     last = writes(board(host, token), "/undo")[0]["vals"]["target"]
     html = board(host, token)
     undo = host.post(f"/t/{token}/undo", {"target": last, "change": str(change_of(html))})
-    assert "board-inner" in answered(undo)
+    message = answered(undo)
+    # Ben's cell open again (a cross: no sum moved), the undo's row, the entry's row struck through (issue 25)
+    assert "board-inner" not in message and f'data-base="{change_of(html)}"' in message
+    assert 'id="c1-2-4"' in message
+    assert "undid entry" in message
+    assert f'id="h{last}" class="entry undone"' in message
+    assert same(apply(html, message)) == same(board(host, token))
     # a write that does not say which board it was made on is refused (service.stale_refusal)
     refused = host.post(f"/t/{token}/entries", {"event": json.dumps({"type": "score", "column": 3, "row": "4",
                                                                       "value": 0})})
@@ -276,7 +299,7 @@ def first_message(phone, url: str, headers: dict) -> tuple[int, str, float]:
 
 
 def undone(host, token) -> int:
-    """Undo the table's last entry (the whole board for every phone); the change after it."""
+    """Undo the table's last entry; the change after it."""
     last = writes(board(host, token), "/undo")[0]["vals"]["target"]
     response = host.post(f"/t/{token}/undo", {"target": last, "change": str(change_of(board(host, token)))})
     return change_of(answered(response))
@@ -284,7 +307,8 @@ def undone(host, token) -> int:
 
 def test_many_streams_of_one_kind_get_one_render_and_one_deflate(phone, app, monkeypatch):
     """Every undo sent the whole board to every stream of the table, deflated for each (issue
-    25): a message is rendered and deflated once for every stream of one kind."""
+    25): a message is rendered and deflated once for every stream of one kind — here the whole
+    board of streams that show nothing yet (an undo now sends its parts)."""
     from scorekeeper import live
     from scorekeeper.web import board as boards
 
@@ -292,15 +316,13 @@ def test_many_streams_of_one_kind_get_one_render_and_one_deflate(phone, app, mon
     token = host.open_table(players=("Anna", "Ben"))
     for row in ("1", "2"):
         assert host.enter(token, {"type": "score", "column": 1, "row": row, "value": 0}).status_code == 200
-    before = change_of(board(host, token))
     change = undone(host, token)
     renders, deflates = [], []
     real_whole, real_deflate = boards.whole, live.deflate
     monkeypatch.setattr(boards, "whole", lambda *args, **kwargs: renders.append(1) or real_whole(*args, **kwargs))
     monkeypatch.setattr(live, "deflate", lambda data: deflates.append(len(data)) or real_deflate(data))
     strangers = [phone() for _ in range(6)]  # one kind of viewer: not seated
-    sent = {first_message(stranger, f"/t/{token}/live", {"Accept-Encoding": "gzip", "Last-Event-ID": str(before)})[:2]
-            for stranger in strangers}
+    sent = {first_message(stranger, f"/t/{token}/live", {"Accept-Encoding": "gzip"})[:2] for stranger in strangers}
     assert len(sent) == 1 and next(iter(sent))[0] == change and "board-inner" in next(iter(sent))[1]
     assert len(renders) == 1 and len(deflates) == 1
 
@@ -404,7 +426,7 @@ def test_an_answer_never_waits_for_the_first_stream_starting_the_watcher(app, ph
 
 
 def test_a_whole_board_answer_lets_other_requests_in_less_often_than_a_stream(app, phone, monkeypatch):
-    """Issue 25: a phone's own answer that is a whole board (here an undo's) paces its render in
+    """Issue 25: a phone's own answer that is a whole board (here a correction's) paces its render in
     ANSWER_SLICE slices, long enough that it ends before it: each chance for other requests
     came back 30–150 ms later under an attack. A page or a stream keeps gamelog's SLICE."""
     from scorekeeper import gamelog
@@ -424,8 +446,9 @@ def test_a_whole_board_answer_lets_other_requests_in_less_often_than_a_stream(ap
                          change=anna.board_change(token)).get_data(as_text=True)
     target = re.search(r"/undo\" hx-vals='[^']*\"target\": (\d+)", entered).group(1)
     slices.clear()
-    undone = anna.write(f"/t/{token}/undo", {"target": target, "change": str(change_of(entered))})
-    assert 'hx-partial id="board"' in undone.get_data(as_text=True)  # the whole board
+    corrected = anna.write(f"/t/{token}/correct", {"target": target, "event": json.dumps({"value": 2}),
+                                                   "change": str(change_of(entered))})
+    assert 'hx-partial id="board"' in corrected.get_data(as_text=True)  # the whole board
     assert board.ANSWER_SLICE in slices and board.ANSWER_SLICE > gamelog.SLICE
     slices.clear()
     anna.get(f"/t/{token}")

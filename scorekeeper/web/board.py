@@ -1,6 +1,7 @@
 """The live part of a table screen: the whole board (first load, a reconnect, a phone that fell
-behind, any change but an entry), or only the parts a run of entries touched, as htmx
-partials (`<hx-partial>`) — an entry's answer and a live update carry a few cells, not the pad.
+behind, any change but an entry or an undo), or only the parts a run of entries (or an undo)
+touched, as htmx partials (`<hx-partial>`) — an entry's answer and a live update carry a few
+cells, not the pad.
 
 A board is made of parts: elements with an id, each rendered by a macro of
 `templates/_parts.html` (the stamp, the game, the tray, the history) or of the game's own
@@ -18,12 +19,14 @@ two states. The tray, the way a phone enters its turn, is one part, always swapp
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from itertools import islice, takewhile
 from typing import Any, Iterable
 
 from flask import current_app
 
 from .. import store
+from ..games.base import RuleError
 from ..gamelog import paced
 from .context import TableContext
 from .games import screen
@@ -106,24 +109,52 @@ def parts(ctx: TableContext, base: int, change: int, tapped: Any = None) -> str 
     wanted = {event_id for _, event_id in rows}
     events = list(reversed(list(takewhile(lambda recorded: recorded.id >= min(wanted), reversed(played.history)))))
     events = [recorded for recorded in events if recorded.id in wanted]
-    first = len(played.entries) <= len(events)
-    if (len(events) != len(wanted) or any(recorded.kind != "entry" for recorded in events)
+    # an undo alone: the parts the entry it took back touched, as they stand again (`before_undo`)
+    undone = before_undo(played, events[0]) if len(events) == 1 and events[0].kind == "undo" else None
+    then, touching = undone if undone else (played, events)
+    first = len(then.entries) <= len(touching)  # a game's first entries, or its first taken back
+    if (len(events) != len(wanted) or (undone is None and any(recorded.kind != "entry" for recorded in events))
             or played.game is None
             or (first and sits_out(ctx))
             or played.last_event_id != max(wanted)):
-        # an undo or a correction, a game's first entries for a seat that is told with them it
-        # plays from the next game, an entry of another game, or a state already past `change`
-        # (another process wrote meanwhile): the whole board
+        # a correction, an undo among entries, a game's first entries (or the first taken back)
+        # for a seat that is told with them it plays from the next game, an entry of another
+        # game, or a state already past `change` (another process wrote meanwhile): the whole board
         return None
     game = screen(played.row["game"])
-    chosen = game.touched(ctx, played, events) if game.touched else [("stamp",), ("game",), ("tray",), ("history",)]
+    chosen = game.touched(ctx, then, touching) if game.touched else [("stamp",), ("game",), ("tray",), ("history",)]
     if chosen is None:
         return None
+    if undone:  # the tray whole, faces too: the phone on turn again had none (`had_pad`)
+        chosen = [("tray",) if part[0] == "tray" else part for part in chosen]
     if first:
         chosen = [*chosen, *follow_the_first(ctx)]
-    if played.finished:  # the last entry: the settlement, and what else the end changes
+    if then.finished:  # the last entry (or its undo): the settlement, and what else the end changes
         chosen = [*chosen, *(game.ended if game.touched and game.ended is not None else [("game",)]), ("settle",)]
     return render(ctx, change, chosen, base, events, tapped)
+
+
+def before_undo(played: Any, undo: Any) -> tuple[Any, list] | None:
+    """The game as it stood before `undo`, which took back its last entry, and that entry (as
+    corrected): an undo changes what that entry changed (issue 25: the attacker's host entered
+    and undid a cell 8 times a second, and every undo sent each of its streams the whole
+    board). None when the game cannot be told again: the whole board then."""
+    event = target = None
+    for recorded in reversed(played.history):
+        if recorded.kind == "correct" and recorded.target == undo.target and event is None:
+            event = recorded.event
+        elif recorded.id == undo.target:
+            target = recorded
+            break
+    if played.game is None or target is None or target.kind != "entry":
+        return None
+    event = target.event if event is None else event
+    try:
+        state = played.game.apply(played.state, event)
+    except RuleError:
+        return None
+    return replace(played, entries=played.entries + ((target, event),), state=state,
+                   result=played.engine.result(state)), [target]
 
 
 def sits_out(ctx: TableContext) -> bool:
@@ -173,9 +204,10 @@ def render(ctx: TableContext, change: int, chosen: Iterable[Part], base: int, ev
 
 
 def history(ctx: TableContext, parts, events: list) -> list[str]:
-    """The history's newest rows after `events` (entries that end it): their rows on top, the
-    rows that fall off gone, the earlier rows' list when it was empty. A row never changes while only entries
-    follow it (an undo or a correction sends the whole board)."""
+    """The history's newest rows after `events` (entries, or an undo, that end it): their rows
+    on top, the rows that fall off gone, the row of an entry an undo took back struck through,
+    the earlier rows' list when it was empty. A row never changes otherwise while only entries
+    and undos follow it (a correction sends the whole board)."""
     played, shown = ctx.played, ctx.recent_rows
     first = min(recorded.id for recorded in events)
     # the newest rows only: a game of 2,000 events is not walked for each entry
@@ -188,6 +220,10 @@ def history(ctx: TableContext, parts, events: list) -> list[str]:
     out = [partial(str(parts.history_row(recorded)).strip(), "history-rows", "afterbegin")
            for recorded in reversed(after) if recorded.id not in kept]
     out += [partial("", f"h{recorded.id}", "delete") for recorded in before if recorded not in after]
+    # the row of an entry taken back, struck through where it stays
+    still = {recorded.id: recorded for recorded in after if recorded.id in kept}
+    out += [swap(str(parts.history_row(still[recorded.target])).strip())
+            for recorded in events if recorded.kind == "undo" and recorded.target in still]
     # the earlier rows, when there were none before (its list was hidden)
     if len(played.history) - len(events) <= shown < len(played.history):
         out.append(swap(str(parts.history_earlier()).strip()))
