@@ -109,52 +109,90 @@ def parts(ctx: TableContext, base: int, change: int, tapped: Any = None) -> str 
     wanted = {event_id for _, event_id in rows}
     events = list(reversed(list(takewhile(lambda recorded: recorded.id >= min(wanted), reversed(played.history)))))
     events = [recorded for recorded in events if recorded.id in wanted]
-    # an undo alone: the parts the entry it took back touched, as they stand again (`before_undo`)
-    undone = before_undo(played, events[0]) if len(events) == 1 and events[0].kind == "undo" else None
-    then, touching = undone if undone else (played, events)
-    first = len(then.entries) <= len(touching)  # a game's first entries, or its first taken back
-    if (len(events) != len(wanted) or (undone is None and any(recorded.kind != "entry" for recorded in events))
-            or played.game is None
-            or (first and sits_out(ctx))
-            or played.last_event_id != max(wanted)):
-        # a correction, an undo among entries, a game's first entries (or the first taken back)
-        # for a seat that is told with them it plays from the next game, an entry of another
-        # game, or a state already past `change` (another process wrote meanwhile): the whole board
+    if (len(events) != len(wanted) or any(recorded.kind not in ("entry", "undo") for recorded in events)
+            or played.game is None or played.last_event_id != max(wanted)):
+        # a correction, an entry of another game, or a state already past `change` (another
+        # process wrote meanwhile): the whole board
+        return None
+    told = took_back(played, events)
+    if told is None:
+        return None
+    standing, undone = told
+    # the game started or unstarted by these changes (its first entry, or its first taken back)
+    had = len(played.entries) - len(standing) + sum(1 for _, (entry,) in undone if entry.id < events[0].id)
+    first = (had == 0) != (not played.entries)
+    if first and sits_out(ctx):  # a seat told with them that it plays from the next game
         return None
     game = screen(played.row["game"])
-    chosen = game.touched(ctx, then, touching) if game.touched else [("stamp",), ("game",), ("tray",), ("history",)]
-    if chosen is None:
-        return None
+    chosen = []
+    for then, entries in [*undone, *([(played, standing)] if standing else [])]:
+        got = game.touched(ctx, then, entries) if game.touched else [("stamp",), ("game",), ("tray",), ("history",)]
+        if got is None:
+            return None
+        chosen += got
     if undone:  # the tray whole, faces too: the phone on turn again had none (`had_pad`)
         chosen = [("tray",) if part[0] == "tray" else part for part in chosen]
     if first:
         chosen = [*chosen, *follow_the_first(ctx)]
-    if then.finished:  # the last entry (or its undo): the settlement, and what else the end changes
+    if played.finished or any(then.finished for then, _ in undone):  # the end, or an end taken back
         chosen = [*chosen, *(game.ended if game.touched and game.ended is not None else [("game",)]), ("settle",)]
     return render(ctx, change, chosen, base, events, tapped)
 
 
-def before_undo(played: Any, undo: Any) -> tuple[Any, list] | None:
-    """The game as it stood before `undo`, which took back its last entry, and that entry (as
-    corrected): an undo changes what that entry changed (issue 25: the attacker's host entered
-    and undid a cell 8 times a second, and every undo sent each of its streams the whole
-    board). None when the game cannot be told again: the whole board then."""
-    event = target = None
-    for recorded in reversed(played.history):
-        if recorded.kind == "correct" and recorded.target == undo.target and event is None:
-            event = recorded.event
-        elif recorded.id == undo.target:
-            target = recorded
-            break
-    if played.game is None or target is None or target.kind != "entry":
+def took_back(played: Any, events: list) -> tuple[list, list] | None:
+    """Of a run of entries and undos: the entries that stand (the game's last), and for each
+    entry an undo among them took back, the game as it stood with that entry (as corrected)
+    and the entry — an undo changes what the entry it took back had changed (issue 25: the
+    attacker's host entered and undid a cell 8 times a second, and every undo sent each of its
+    streams the whole board). The entries taken back are applied again to the game before the
+    standing ones, which they all followed when no standing entry comes before an undo and no
+    entry taken back was made on another. None when the game cannot be told so: the whole
+    board then."""
+    targets = [recorded.target for recorded in events if recorded.kind == "undo"]
+    standing = [recorded for recorded in events if recorded.kind == "entry" and recorded.id not in targets]
+    if [recorded.id for recorded, _ in played.entries[len(played.entries) - len(standing):]] != [r.id for r in standing]:
         return None
-    event = target.event if event is None else event
-    try:
-        state = played.game.apply(played.state, event)
-    except RuleError:
+    if not targets:
+        return standing, []
+    last_undo = max(i for i, recorded in enumerate(events) if recorded.kind == "undo")
+    if any(recorded in standing for recorded in events[:last_undo]):
         return None
-    return replace(played, entries=played.entries + ((target, event),), state=state,
-                   result=played.engine.result(state)), [target]
+    # and no entry taken back was made on another one taken back (undo, undo again)
+    above = sum(1 for target in targets if target < events[0].id)
+    if above > 1:
+        return None
+    for recorded in events:
+        if recorded.kind == "undo":
+            above -= 1
+        elif recorded.id in targets:
+            if above:
+                return None
+            above += 1
+    if above:
+        return None
+    base = played.state if not standing else played.previous if len(standing) == 1 else None
+    if base is None:
+        return None
+    kept = played.entries[:len(played.entries) - len(standing)]
+    undone = []
+    for target in targets:
+        event = entry = None
+        for recorded in reversed(played.history):
+            if recorded.kind == "correct" and recorded.target == target and event is None:
+                event = recorded.event
+            elif recorded.id == target:
+                entry = recorded
+                break
+        if entry is None or entry.kind != "entry":
+            return None
+        event = entry.event if event is None else event
+        try:
+            state = played.game.apply(base, event)
+        except RuleError:
+            return None
+        undone.append((replace(played, entries=kept + ((entry, event),), state=state,
+                               result=played.engine.result(state)), [entry]))
+    return standing, undone
 
 
 def sits_out(ctx: TableContext) -> bool:
