@@ -135,7 +135,7 @@ def verdicts(results: dict, smoke: bool) -> list[dict]:
             "KB", base["htmx_page_wire"] / 1000, "≤ 60 KB", weight["first_load_new_game"]["total_wire"] <= 60_000)
         row("weight", "one entry's response p50 (whole game)", weight["entry_wire"]["p50"] / 1000, "KB",
             base["hello_wire"] / 1000)
-        row("weight", "one entry's response max (whole game: the first and last send the whole board)",
+        row("weight", "one entry's response max (whole game: the first also carries the join form and the seat list, the last the settlement)",
             weight["entry_wire"]["max"] / 1000, "KB", base["hello_wire"] / 1000)
         if "mid_entry_wire" in weight:
             for measure, key in (("one entry's response, mid-game", "mid_entry_wire"),
