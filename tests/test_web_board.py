@@ -461,3 +461,28 @@ def test_a_whole_board_answer_lets_other_requests_in_less_often_than_a_stream(ap
     slices.clear()
     anna.get(f"/t/{token}")
     assert slices and board.ANSWER_SLICE not in slices
+
+
+def test_an_undo_with_the_turn_put_back_as_a_draft(phone, app):
+    """Kaques's reopen takes a turn back and puts it on the table again without its last throw,
+    in one change: its parts (the game whole, with the draft) make the whole board."""
+    host, ben = phone(), phone()
+    token = host.open_table("kaques", players=("Anna", "Ben"))
+    ben.join(token, "Ben")
+    turn = {"type": "turn", "player": "Anna", "throws": [{"dice": [1, 5, 2, 3, 4, 6], "keep": [1, 5]},
+                                                         {"dice": [1, 1, 2, 3], "keep": [1, 1]}]}
+    assert host.enter(token, turn).status_code == 200
+    shown = board(ben, token)
+    db = store.connect(app.config["DATABASE"], app.extensions["scorekeeper.folds"])
+    table = service.by_join_token(db, token)
+    entry = service.load(db, service.current_game(db, table["id"])).entries[-1][0].id
+    reopened = host.write(f"/t/{token}/kaques/turn", {"action": "reopen", "target": str(entry),
+                                                      "change": str(change_of(board(host, token)))})
+    assert reopened.status_code == 200
+    message = board(ben, token, change_of(shown))
+    whole = board(ben, token)
+    assert "Throw 2" in whole or "kq-throws" in whole
+    if 'data-base="' in message:
+        assert same(apply(shown, message)) == same(whole)
+    else:
+        assert same(message) == same(whole)
