@@ -372,6 +372,23 @@ def test_the_live_watcher_reads_only_the_changes_since_its_last_look(app):
     db.conn.close()
 
 
+def an_entry_to_make(phone, app, poll: bool = False):
+    """A table's hub, what a phone's entry there (and its poll after) is answered, and the
+    entry (and poll) to make, in a thread of the test's own."""
+    anna = phone()
+    token = anna.open_table(players=("Anna", "Ben"))
+    change = anna.board_change(token)
+    answers = {}
+
+    def enter() -> None:
+        answers["entry"] = anna.enter(token, {"type": "score", "player": "Anna", "column": 1, "row": "1", "value": 3},
+                                      change=change)
+        if poll:
+            answers["poll"] = anna.client.get(f"/t/{token}/board?since={change}", headers={"HX-Request": "true"})
+
+    return app.extensions["scorekeeper.hub"], answers, enter
+
+
 def test_an_answer_never_waits_for_the_live_streams_connection(app, phone):
     """Issue 25: a write's answer (and a phone's poll) is read with the request's own connection,
     not the one the live streams share: behind an attacker's hundreds of streams an honest
@@ -379,17 +396,7 @@ def test_an_answer_never_waits_for_the_live_streams_connection(app, phone):
     (as a stream rendering a whole board holds it) while a phone enters and polls."""
     import threading
 
-    anna = phone()
-    token = anna.open_table(players=("Anna", "Ben"))
-    change = anna.board_change(token)
-    shared = app.extensions["scorekeeper.hub"]
-    answers = {}
-
-    def enter() -> None:
-        answers["entry"] = anna.enter(token, {"type": "score", "player": "Anna", "column": 1, "row": "1", "value": 3},
-                                      change=change)
-        answers["poll"] = anna.client.get(f"/t/{token}/board?since={change}", headers={"HX-Request": "true"})
-
+    shared, answers, enter = an_entry_to_make(phone, app, poll=True)
     shared.query(lambda db: None)  # the streams' connection, opened as the first stream opens it
     with shared._db_lock:
         phone_ = threading.Thread(target=enter, daemon=True)
@@ -407,16 +414,7 @@ def test_an_answer_never_waits_for_the_first_stream_starting_the_watcher(app, ph
     connection rendering a board, 150 ms at an attack's start."""
     import threading
 
-    anna = phone()
-    token = anna.open_table(players=("Anna", "Ben"))
-    change = anna.board_change(token)
-    shared = app.extensions["scorekeeper.hub"]
-    answers = {}
-
-    def enter() -> None:
-        answers["entry"] = anna.enter(token, {"type": "score", "player": "Anna", "column": 1, "row": "1", "value": 3},
-                                      change=change)
-
+    shared, answers, enter = an_entry_to_make(phone, app)
     shared.query(lambda db: None)
     assert shared._watcher is None
     with shared._db_lock:  # a stream renders a board with the shared connection
