@@ -154,22 +154,20 @@ def took_back(played: Any, events: list) -> tuple[list, list] | None:
         return None
     if not targets:
         return standing, []
-    last_undo = max(i for i, recorded in enumerate(events) if recorded.kind == "undo")
-    if any(recorded in standing for recorded in events[:last_undo]):
-        return None
-    # and no entry taken back was made on another one taken back (undo, undo again)
-    above = sum(1 for target in targets if target < events[0].id)
-    if above > 1:
-        return None
+    # no standing entry before an undo, and no entry taken back made on another one taken back
+    # (entries taken back "above" the game the standing ones followed: at most one at a time)
+    above, stood = sum(1 for target in targets if target < events[0].id), False
     for recorded in events:
+        if above > 1:
+            return None
         if recorded.kind == "undo":
             above -= 1
-        elif recorded.id in targets:
-            if above:
+            if stood:
                 return None
+        elif recorded.id in targets:
             above += 1
-    if above:
-        return None
+        else:
+            stood = True
     base = played.state if not standing else played.previous if len(standing) == 1 else None
     if base is None:
         return None
@@ -259,9 +257,8 @@ def history(ctx: TableContext, parts, events: list) -> list[str]:
            for recorded in reversed(after) if recorded.id not in kept]
     out += [partial("", f"h{recorded.id}", "delete") for recorded in before if recorded not in after]
     # the row of an entry taken back, struck through where it stays
-    still = {recorded.id: recorded for recorded in after if recorded.id in kept}
-    out += [swap(str(parts.history_row(still[recorded.target])).strip())
-            for recorded in events if recorded.kind == "undo" and recorded.target in still]
+    taken = kept.intersection(recorded.target for recorded in events if recorded.kind == "undo")
+    out += [swap(str(parts.history_row(recorded)).strip()) for recorded in after if recorded.id in taken]
     # the earlier rows, when there were none before (its list was hidden)
     if len(played.history) - len(events) <= shown < len(played.history):
         out.append(swap(str(parts.history_earlier()).strip()))
