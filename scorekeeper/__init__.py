@@ -6,6 +6,7 @@ import os
 from typing import Any, Mapping
 
 from flask import Flask
+from jinja2 import FileSystemBytecodeCache
 from werkzeug.routing import IntegerConverter
 
 
@@ -45,6 +46,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     os.makedirs(app.instance_path, exist_ok=True)
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
+    # compiled templates kept on disk (Jinja's own cache folder: this user's, 0700): compiling
+    # every template costs ~1 s of CPU, loading them from it ~35 ms; a worker that compiled a
+    # board on a phone's first request held every phone of that worker for 15-60 ms (issue 25)
+    app.jinja_env.bytecode_cache = FileSystemBytecodeCache()
 
     from htmx_flask import Htmx
 

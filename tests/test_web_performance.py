@@ -140,3 +140,34 @@ def test_without_the_timing_switch_there_is_no_floor(app, phone):
     host = phone()
     token = host.open_table()
     assert host.post(f"/_bench/floor/{token}").status_code == 404
+
+
+def test_a_template_compiled_once_is_loaded_by_the_next_app_without_compiling(app, tmp_path):
+    """The bytecode cache: a new worker's first board costs a load, not a compile (issue 25)."""
+    from scorekeeper import create_app
+
+    app.jinja_env.get_template("_parts.html")
+    again = create_app({"SECRET_KEY": "k", "DATABASE": str(tmp_path / "again.db")})
+
+    def compile_(*args, **kwargs):
+        raise AssertionError("compiled again")
+
+    again.jinja_env.compile = compile_
+    assert again.jinja_env.get_template("_parts.html").module.settle is not None
+
+
+def test_a_new_worker_loads_every_page_template_giving_way_between_them(app):
+    import gevent
+
+    from scorekeeper.serve import warm_templates
+
+    env = app.jinja_env
+    env.cache.clear()
+    names = env.list_templates(filter_func=lambda name: name.endswith(".html"))
+    turns = []
+    other = gevent.spawn(lambda: [turns.append(len(env.cache)) or gevent.sleep(0) for _ in range(3)])
+    warm_templates(env)
+    gevent.wait()
+    assert other.successful()
+    assert {name for _, name in env.cache.keys()} == set(names)  # every game's templates too
+    assert max(turns) < len(names)  # the worker's requests ran between the templates
