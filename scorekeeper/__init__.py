@@ -49,7 +49,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     # compiled templates kept on disk (Jinja's own cache folder: this user's, 0700): compiling
     # every template costs ~1 s of CPU, loading them from it ~35 ms; a worker that compiled a
     # board on a phone's first request held every phone of that worker for 15-60 ms (issue 25)
-    app.jinja_env.bytecode_cache = FileSystemBytecodeCache()
+    try:
+        app.jinja_env.bytecode_cache = FileSystemBytecodeCache()
+    except (RuntimeError, OSError):  # no private folder to be had (a read-only /tmp): compiled each time
+        pass
 
     from htmx_flask import Htmx
 
