@@ -484,3 +484,34 @@ def test_an_undo_with_the_turn_put_back_as_a_draft(phone, app):
         assert same(apply(shown, message)) == same(whole)
     else:
         assert same(message) == same(whole)
+
+
+def test_a_reopen_and_the_total_entered_instead_reach_a_phone_as_parts(phone, app):
+    """Kaques's reopen of a Kaque and the total typed instead (tests/browser/test_kaques.py):
+    a phone that catches up on both at once, or on the total alone, gets parts that make the
+    whole board."""
+    host, ben = phone(), phone()
+    token = host.open_table("kaques", players=("Anna", "Ben", "Cleo"))
+    ben.join(token, "Ben")
+    turn = {"type": "turn", "player": "Anna", "throws": [{"dice": [1, 5, 2, 3, 4, 6], "keep": [1, 5]},
+                                                         {"dice": [1, 1, 2, 3], "keep": [1, 1]}]}
+    assert host.enter(token, turn).status_code == 200
+    kaque = {"type": "turn", "player": "Ben", "throws": [{"dice": [2, 2, 3, 4, 6, 6], "keep": []}]}
+    assert ben.enter(token, kaque).status_code == 200
+    shown = board(host, token)
+    db = store.connect(app.config["DATABASE"], app.extensions["scorekeeper.folds"])
+    table = service.by_join_token(db, token)
+    entry = service.load(db, service.current_game(db, table["id"])).entries[-1][0].id
+    reopened = ben.write(f"/t/{token}/kaques/turn", {"action": "reopen", "target": str(entry),
+                                                     "change": str(change_of(board(ben, token)))})
+    assert reopened.status_code == 200, reopened.get_data(as_text=True)
+    middle = board(host, token)
+    total = ben.write(f"/t/{token}/kaques/turn", {"action": "total", "points": "450",
+                                                  "change": str(change_of(board(ben, token)))})
+    assert total.status_code == 200, total.get_data(as_text=True)
+    whole = board(host, token)
+    assert "450" in whole
+    for since, was in ((change_of(shown), shown), (change_of(middle), middle)):
+        message = board(host, token, since)
+        assert 'data-base="' in message, "parts, not the whole board"
+        assert same(apply(was, message)) == same(whole), since
