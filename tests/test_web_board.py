@@ -461,21 +461,37 @@ def test_a_whole_board_answer_lets_other_requests_in_less_often_than_a_stream(ap
     assert slices and board.ANSWER_SLICE not in slices
 
 
+ANNAS_TURN = {"type": "turn", "player": "Anna", "throws": [{"dice": [1, 5, 2, 3, 4, 6], "keep": [1, 5]},
+                                                           {"dice": [1, 1, 2, 3], "keep": [1, 1]}]}
+
+
+def a_kaques_table(phone, players):
+    """A Kaques table with Ben seated and Anna's turn of two throws entered: (host, ben, token)."""
+    host, ben = phone(), phone()
+    token = host.open_table("kaques", players=players)
+    ben.join(token, "Ben")
+    assert host.enter(token, ANNAS_TURN).status_code == 200
+    return host, ben, token
+
+
+def reopen_last_turn(app, by, token):
+    """`by` taps "Undo last throw" on the game's last turn (Kaques's reopen)."""
+    db = store.connect(app.config["DATABASE"], app.extensions["scorekeeper.folds"])
+    try:
+        table = service.by_join_token(db, token)
+        entry = service.load(db, service.current_game(db, table["id"])).entries[-1][0].id
+    finally:
+        db.conn.close()
+    return by.write(f"/t/{token}/kaques/turn", {"action": "reopen", "target": str(entry),
+                                                 "change": str(change_of(board(by, token)))})
+
+
 def test_an_undo_with_the_turn_put_back_as_a_draft(phone, app):
     """Kaques's reopen takes a turn back and puts it on the table again without its last throw,
     in one change: its parts (the game whole, with the draft) make the whole board."""
-    host, ben = phone(), phone()
-    token = host.open_table("kaques", players=("Anna", "Ben"))
-    ben.join(token, "Ben")
-    turn = {"type": "turn", "player": "Anna", "throws": [{"dice": [1, 5, 2, 3, 4, 6], "keep": [1, 5]},
-                                                         {"dice": [1, 1, 2, 3], "keep": [1, 1]}]}
-    assert host.enter(token, turn).status_code == 200
+    host, ben, token = a_kaques_table(phone, ("Anna", "Ben"))
     shown = board(ben, token)
-    db = store.connect(app.config["DATABASE"], app.extensions["scorekeeper.folds"])
-    table = service.by_join_token(db, token)
-    entry = service.load(db, service.current_game(db, table["id"])).entries[-1][0].id
-    reopened = host.write(f"/t/{token}/kaques/turn", {"action": "reopen", "target": str(entry),
-                                                      "change": str(change_of(board(host, token)))})
+    reopened = reopen_last_turn(app, host, token)
     assert reopened.status_code == 200
     message = board(ben, token, change_of(shown))
     whole = board(ben, token)
@@ -490,20 +506,11 @@ def test_a_reopen_and_the_total_entered_instead_reach_a_phone_as_parts(phone, ap
     """Kaques's reopen of a Kaque and the total typed instead (tests/browser/test_kaques.py):
     a phone that catches up on both at once, or on the total alone, gets parts that make the
     whole board."""
-    host, ben = phone(), phone()
-    token = host.open_table("kaques", players=("Anna", "Ben", "Cleo"))
-    ben.join(token, "Ben")
-    turn = {"type": "turn", "player": "Anna", "throws": [{"dice": [1, 5, 2, 3, 4, 6], "keep": [1, 5]},
-                                                         {"dice": [1, 1, 2, 3], "keep": [1, 1]}]}
-    assert host.enter(token, turn).status_code == 200
+    host, ben, token = a_kaques_table(phone, ("Anna", "Ben", "Cleo"))
     kaque = {"type": "turn", "player": "Ben", "throws": [{"dice": [2, 2, 3, 4, 6, 6], "keep": []}]}
     assert ben.enter(token, kaque).status_code == 200
     shown = board(host, token)
-    db = store.connect(app.config["DATABASE"], app.extensions["scorekeeper.folds"])
-    table = service.by_join_token(db, token)
-    entry = service.load(db, service.current_game(db, table["id"])).entries[-1][0].id
-    reopened = ben.write(f"/t/{token}/kaques/turn", {"action": "reopen", "target": str(entry),
-                                                     "change": str(change_of(board(ben, token)))})
+    reopened = reopen_last_turn(app, ben, token)
     assert reopened.status_code == 200, reopened.get_data(as_text=True)
     middle = board(host, token)
     total = ben.write(f"/t/{token}/kaques/turn", {"action": "total", "points": "450",

@@ -77,10 +77,10 @@ def _catalog() -> tuple[Any, bool]:
     asked once a request: asking flask_babel each time cost ~15 µs (its context, domain and
     locale looked up again), against 0.2 µs for the lookup itself, and a board asks for dozens
     of messages (issue 26)."""
-    found = g.get("catalog")
+    found = g.get("i18n_catalog")
     if found is None:
         strict = bool(current_app.config.get("I18N_STRICT")) and language() != SOURCE
-        found = g.catalog = (get_translations(), strict)
+        found = g.i18n_catalog = (get_translations(), strict)
     return found
 
 
