@@ -115,6 +115,11 @@ class Hub:
         return tuple(marks)
 
     def _ensure_watcher(self) -> None:
+        # a watcher that has read the changes within the last second runs: asking the thread
+        # takes its lock (gevent's, in `serve`), and every stream asks at every wait (issue 25:
+        # 5 % of a worker sending one change to 400 streams)
+        if self._watcher is not None and time.monotonic() - self.looked < 1.0:
+            return
         if self._watcher is None or not self._watcher.is_alive():
             # a lock of its own: starting the watcher reads through the shared connection,
             # which a stream may hold while it renders a board (issue 25: under `_lock` every

@@ -85,3 +85,29 @@ def test_a_watcher_that_stopped_looking_is_a_503(app, monkeypatch):
     finally:
         hub._db_lock.release()
     assert response.status_code == 503 and response.get_json()["live"] == "the watcher has not read the changes for 2 s"
+
+
+def test_a_stream_asks_a_watcher_that_looked_just_now_nothing_and_starts_a_dead_one_again(app):
+    """Every stream makes sure of the watcher at each wait: one that read the changes within
+    the last second runs, and is not asked (asking takes its lock: issue 25, 400 streams on a
+    table asked at every change); one that died is started again."""
+    from scorekeeper.live import Hub
+
+    hub = Hub(app.config["DATABASE"], interval=60)  # its watcher looks only when the test says it did
+    hub.wait(1, 0.01)
+    running, asked = hub._watcher, []
+
+    class Asked:
+        def is_alive(self):
+            asked.append(1)
+            return running.is_alive()
+
+    hub._watcher, hub.looked = Asked(), time.monotonic()
+    hub.wait(1, 0.01)
+    assert asked == []
+    dead = threading.Thread(target=lambda: None)
+    dead.start()
+    dead.join()
+    hub._watcher, hub.looked = dead, time.monotonic() - 1.5  # its last look before it died
+    hub.wait(1, 0.01)
+    assert hub._watcher is not dead and hub._watcher.is_alive() and hub._watcher.name == "live-watcher"

@@ -171,3 +171,21 @@ def test_a_new_worker_loads_every_page_template_giving_way_between_them(app):
     assert other.successful()
     assert {name for _, name in env.cache.keys()} == set(names)  # every game's templates too
     assert max(turns) < len(names)  # the worker's requests ran between the templates
+
+
+def test_a_context_tells_what_kind_of_viewer_it_is_once(app, phone, monkeypatch):
+    """A live stream asks its context's kind for each message it sends (the key its board is
+    made once under): the viewer and the language are looked up once a context (issue 25:
+    flask_babel's locale asked again each time was 6 % of a worker sending a change to 400
+    streams)."""
+    from scorekeeper.web import context as contexts
+
+    _, token = entered(phone, 1)
+    asked = []
+    monkeypatch.setattr(contexts, "html_lang", lambda: asked.append(1) or "de-AT")
+    db = store.connect(app.config["DATABASE"])
+    with app.test_request_context("/"):
+        ctx = TableContext.load(db, "b", service.by_join_token(db, token)["board_token"])
+        assert ctx.kind == ctx.kind == "board:de-AT"
+    assert len(asked) == 1
+    db.conn.close()

@@ -72,10 +72,10 @@ class TableContext:
     def token(self) -> str:
         return self.table["board_token" if self.link == "b" else "join_token"]
 
-    @property
+    @cached_property
     def kind(self) -> str:
         """What tells one viewer's screen from another's: a board rendered for one kind suits
-        every phone of that kind."""
+        every phone of that kind. Kept: a live stream asks it a few times for each message."""
         who = self.who
         if who.read_only:
             return f"board:{html_lang()}"
