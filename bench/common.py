@@ -291,6 +291,7 @@ class Connection:
 
     async def request(self, method: str, path: str, headers: dict | None = None, body: bytes = b"",
                       timeout: float = 30) -> Reply:
+        started = time.monotonic_ns()  # a connection opened for the request is part of its wait
         if self.writer is None:
             await self.open()
         lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{self.port}"]
@@ -298,7 +299,6 @@ class Connection:
             lines.append(f"{key}: {value}")
         if body or method == "POST":
             lines.append(f"Content-Length: {len(body)}")
-        started = time.monotonic_ns()
         self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
         reply = await asyncio.wait_for(self._read(started), timeout)
         if reply.headers.get("connection", "").lower() == "close":
