@@ -167,6 +167,23 @@ def test_one_address_cannot_take_the_cpu(tmp_path, kit, figures):
         server.stop()
 
 
+def test_a_new_connection_from_an_address_past_its_rate_waits_for_its_429_unread(tmp_path, kit):
+    """Its first request would wait for a 429: the connection does, before anything of it is read
+    (issue 25: an attacker's refused streams, 800 a second, cost the server half a core, each
+    request read and parsed only to be refused). One that sends nothing gets it all the same."""
+    server = kit.Server(tmp_path / "instance", workers=1, env={"SCOREKEEPER_REQUESTS_PER_ADDRESS": "1/2"})
+    try:
+        assert [_get(server, "127.0.0.9", "/rules/escalero")[0] for _ in range(2)] == [200, 200]
+        started = time.monotonic()
+        with _connect(server, "127.0.0.9") as sock:  # says nothing
+            answer = sock.recv(65536)
+        assert answer.startswith(b"HTTP/1.1 429") and b"Too many requests from this address" in answer
+        assert 0.9 <= time.monotonic() - started < 5
+        assert _get(server, "127.0.0.10", "/rules/escalero")[0] == 200  # another address is served
+    finally:
+        server.stop()
+
+
 def test_the_caps_are_off_behind_a_trusted_proxy(monkeypatch):
     from scorekeeper import worker
 
