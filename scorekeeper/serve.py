@@ -138,6 +138,7 @@ def run(host: str, port: int, workers: int, firewalled: bool = False) -> None:
         body_seconds_from_environment,
         cap_from_environment,
         connections_within,
+        link_streams_from_environment,
         raise_open_files_limit,
         rate_from_environment,
     )
@@ -152,6 +153,7 @@ def run(host: str, port: int, workers: int, firewalled: bool = False) -> None:
     # a phone's slowloris or flood no longer takes every connection or the CPU (scorekeeper/worker.py);
     # counted in memory shared by every worker, made here, before they are forked
     CappedGeventWorker.cap = cap_from_environment(hops)
+    CappedGeventWorker.link_streams = link_streams_from_environment(CappedGeventWorker.cap, hops)
     CappedGeventWorker.rate, CappedGeventWorker.burst = rate_from_environment(hops)
     CappedGeventWorker.body_seconds = body_seconds_from_environment()
     CappedGeventWorker.table = table = AddressTable(workers, CappedGeventWorker.rate, CappedGeventWorker.burst)

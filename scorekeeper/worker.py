@@ -43,7 +43,8 @@ raises to the hard limit, with room for SQLite's files and the refusals themselv
 503 with words, where running out of descriptors left phones waiting for nothing.
 
 Behind a reverse proxy every connection comes from the proxy: the caps per address are off
-there (the proxy limits connections and requests per client address, docs/nginx.conf).
+there (the proxy limits connections and requests per client address, docs/nginx.conf); the cap
+on a link's streams is not one of them, and stays.
 `SCOREKEEPER_CONNECTIONS_PER_ADDRESS` sets the connection cap (0: off, and the streams' too),
 `SCOREKEEPER_STREAMS_PER_ADDRESS` the live streams' (0: off) and `SCOREKEEPER_REQUESTS_PER_ADDRESS`
 the request rate as "rate/burst" ("0": off).
@@ -154,13 +155,16 @@ def streams_from_environment(cap: int) -> int:
     return min(DEFAULT_STREAMS, cap) if cap else 0
 
 
-def link_streams_from_environment(cap: int) -> int:
+def link_streams_from_environment(cap: int, trusted_proxies: int = 0) -> int:
     """The cap on one link's live streams: SCOREKEEPER_STREAMS_PER_LINK, else
-    DEFAULT_LINK_STREAMS; none when connections are not capped (the test and bench servers)."""
+    DEFAULT_LINK_STREAMS; none when connections are not capped (the test and bench servers),
+    unless that is because a proxy is in front: the proxy caps each address's connections, but
+    a table's link is ours to bound (issue 25: through docs/nginx.conf, 20 addresses held 400
+    streams on one table, each sent every change)."""
     value = os.environ.get("SCOREKEEPER_STREAMS_PER_LINK")
     if value is not None and value.strip().isdigit():
         return int(value)
-    return DEFAULT_LINK_STREAMS if cap else 0
+    return DEFAULT_LINK_STREAMS if cap or trusted_proxies else 0
 
 
 def body_seconds_from_environment() -> float:

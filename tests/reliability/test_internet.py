@@ -194,6 +194,10 @@ def test_the_caps_are_off_behind_a_trusted_proxy(monkeypatch):
     monkeypatch.setenv("SCOREKEEPER_REQUESTS_PER_ADDRESS", "4/12")
     monkeypatch.setenv("SCOREKEEPER_CONNECTIONS_PER_ADDRESS", "3")
     assert worker.rate_from_environment(1) == (4.0, 12.0) and worker.cap_from_environment(1) == 3
+    # a table's link is still bounded behind the proxy: the proxy counts addresses, not links
+    monkeypatch.delenv("SCOREKEEPER_STREAMS_PER_LINK", raising=False)
+    assert worker.link_streams_from_environment(0, 1) == worker.DEFAULT_LINK_STREAMS
+    assert worker.link_streams_from_environment(0, 0) == 0  # the test servers: nothing capped
     assert worker.address_key(("2001:db8:1:2::7", 5000, 0, 0)) == "2001:db8:1:2::/64"
     assert worker.address_key(("::ffff:10.0.0.9", 5000, 0, 0)) == "10.0.0.9"
 
@@ -387,6 +391,30 @@ def test_one_address_holds_so_many_live_streams(tmp_path, kit, figures):
         held.append(sock)
         assert answer.startswith(b"HTTP/1.1 200"), answer[:200]
         figures.add("moderation", "streams_refused", 3)
+    finally:
+        for sock in held:
+            sock.close()
+        server.stop()
+
+
+def test_behind_a_proxy_a_link_still_holds_so_many_live_streams(tmp_path, kit):
+    """Behind the proxy every stream comes from its address and nginx caps each client's, but
+    not a table's: the server still caps one link's streams (issue 25, through docs/nginx.conf:
+    20 addresses held 400 streams of one table)."""
+    server = kit.Server(tmp_path / "instance", workers=1, env={"SCOREKEEPER_TRUSTED_PROXIES": "1"})
+    held = []
+    try:
+        from scorekeeper.worker import DEFAULT_LINK_STREAMS
+
+        table = service.create_table(store.connect(str(server.database)), "host", "escalero", {}, ["Anna", "Ben"])
+        path = f"/t/{table['join_token']}/live"
+        for _ in range(DEFAULT_LINK_STREAMS):  # all from the proxy's address, as behind nginx
+            sock, answer = _stream(server, "127.0.0.16", path)
+            held.append(sock)
+            assert answer.startswith(b"HTTP/1.1 200"), answer[:200]
+        sock, answer = _stream(server, "127.0.0.16", path)
+        sock.close()
+        assert answer.startswith(b"HTTP/1.1 429") and b"Too many live boards of this table" in answer, answer
     finally:
         for sock in held:
             sock.close()
