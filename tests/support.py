@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -312,6 +313,56 @@ class Server:
         """Tracebacks the server logged (an exception in a view is logged at error level)."""
         text = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
         return [line for line in text.splitlines() if "Traceback" in line or "Exception on" in line]
+
+
+# --- nginx in front (docs/nginx.conf, docs/nginx-nodes.conf) -----------------------------------
+
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+
+
+def nginx_config(conf: str, port: int, upstreams: dict[str, int], host: str = "scores.example") -> str:
+    """docs/`conf` on plain HTTP (its TLS lines and redirect taken out), listening on `port` of
+    127.0.0.1, each upstream address it names ("127.0.0.1:8000") put on a port of ours."""
+    text = (ROOT / "docs" / conf).read_text()
+    text = re.sub(r"    server \{\n        listen 80;.*?\n    \}\n\n", "", text, flags=re.S)  # the TLS redirect
+    text = "\n".join(line for line in text.splitlines() if "# TLS" not in line)
+    text = text.replace(f"server_name {host};", f"listen 127.0.0.1:{port};\n        server_name {host};")
+    for address, upstream in upstreams.items():
+        text = text.replace(address, f"127.0.0.1:{upstream}")
+    return text
+
+
+class Nginx:
+    """nginx in the foreground, one process, with `config` written to `folder`: answering on
+    `port` once the constructor returns; `stop()` ends it."""
+
+    def __init__(self, folder, port: int, config: str, timeout: float = 10) -> None:
+        folder = Path(folder)
+        (folder / "logs").mkdir(parents=True, exist_ok=True)
+        (folder / "nginx.conf").write_text(config)
+        self.port = port
+        self.process = subprocess.Popen([NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"),
+                                         "-g", f"daemon off; master_process off; pid {folder}/nginx.pid; "
+                                               f"error_log {folder}/logs/error.log;"],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                return
+            except OSError:
+                if self.process.poll() is not None:
+                    raise RuntimeError(f"nginx did not start: {self.process.stderr.read().decode()}") from None
+                if time.monotonic() > deadline:
+                    self.stop()
+                    raise
+                time.sleep(0.1)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(10)
+        self.process.stderr.close()
 
 
 # --- the largest logs an import takes ------------------------------------------------------------

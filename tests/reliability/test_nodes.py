@@ -10,32 +10,17 @@ import json
 import os
 import re
 import secrets
-import shutil
-import socket
 import sqlite3
-import subprocess
-import time
 import urllib.parse
 import uuid
 
 import pytest
 
-from tests.support import ROOT, Server, free_port
+from tests.support import NGINX, Nginx, Server, free_port, nginx_config
 
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 pytestmark = pytest.mark.skipif(not os.path.exists(NGINX), reason="nginx is not installed (Debian's nginx)")
 SECTION = "nodes"
 HOST = "scores.example"
-
-
-def config(port: int, upstreams: dict[str, int]) -> str:
-    """docs/nginx-nodes.conf on plain HTTP and these ports."""
-    text = (ROOT / "docs" / "nginx-nodes.conf").read_text()
-    text = re.sub(r"    server \{\n        listen 80;.*?\n    \}\n\n", "", text, flags=re.S)  # the TLS redirect
-    text = "\n".join(line for line in text.splitlines() if "# TLS" not in line)
-    text = text.replace(f"server_name {HOST};", f"listen 127.0.0.1:{port};\n        server_name {HOST};")
-    text = text.replace("127.0.0.1:8001", f"127.0.0.1:{upstreams['A']}")
-    return text.replace("127.0.0.1:8002", f"127.0.0.1:{upstreams['B']}")
 
 
 @pytest.fixture(scope="module")
@@ -52,29 +37,12 @@ def nodes(tmp_path_factory):
                 "SCOREKEEPER_NODE": node, "SCOREKEEPER_TRUSTED_PROXIES": "1", "SCOREKEEPER_ALLOWED_HOSTS": HOST,
                 "SCOREKEEPER_BASE_URL": f"http://{HOST}"})
         port = free_port()
-        (folder / "logs").mkdir()
-        (folder / "nginx.conf").write_text(config(port, {node: s.port for node, s in servers.items()}))
-        nginx = subprocess.Popen([NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"),
-                                  "-g", f"daemon off; master_process off; pid {folder}/nginx.pid; "
-                                        f"error_log {folder}/logs/error.log;"],
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        nginx = Nginx(folder, port, nginx_config("nginx-nodes.conf", port, {
+            "127.0.0.1:8001": servers["A"].port, "127.0.0.1:8002": servers["B"].port}, HOST))
         try:
-            deadline = time.monotonic() + 10
-            while True:
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                    break
-                except OSError:
-                    if nginx.poll() is not None:
-                        pytest.fail(nginx.stderr.read().decode())
-                    if time.monotonic() > deadline:
-                        raise
-                    time.sleep(0.1)
             yield port, servers
         finally:
-            nginx.terminate()
-            nginx.wait(10)
-            nginx.stderr.close()
+            nginx.stop()
     finally:
         for server in servers.values():
             server.stop()

@@ -7,29 +7,16 @@ from __future__ import annotations
 import http.client
 import os
 import re
-import shutil
 import socket
-import subprocess
 import time
 import urllib.parse
 
 import pytest
 
 from scorekeeper import service
-from tests.support import ROOT, Server, free_port
+from tests.support import NGINX, Nginx, Server, free_port, nginx_config
 
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 pytestmark = pytest.mark.skipif(not os.path.exists(NGINX), reason="nginx is not installed")
-
-
-def config(port: int, upstream: int) -> str:
-    """docs/nginx.conf on plain HTTP and these ports, its timeouts shortened for a test."""
-    text = (ROOT / "docs" / "nginx.conf").read_text()
-    text = re.sub(r"    server \{\n        listen 80;.*?\n    \}\n\n", "", text, flags=re.S)  # the TLS redirect
-    text = "\n".join(line for line in text.splitlines() if "# TLS" not in line)
-    text = text.replace("server_name scores.example;", f"listen 127.0.0.1:{port};\n        server_name scores.example;")
-    text = text.replace("127.0.0.1:8000", f"127.0.0.1:{upstream}")
-    return text.replace("client_header_timeout 10s;", "client_header_timeout 1s;")
 
 
 @pytest.fixture(scope="module")
@@ -39,25 +26,11 @@ def proxied(tmp_path_factory):
                     env={"SCOREKEEPER_TRUSTED_PROXIES": "1", "SCOREKEEPER_ALLOWED_HOSTS": "scores.example",
                          "SCOREKEEPER_BASE_URL": "http://scores.example", "SCOREKEEPER_LIMITS": ""})
     port = free_port()
-    (folder / "logs").mkdir()
-    (folder / "nginx.conf").write_text(config(port, server.port))
-    nginx = subprocess.Popen([NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"),
-                              "-g", f"daemon off; master_process off; pid {folder}/nginx.pid; "
-                                    f"error_log {folder}/logs/error.log;"],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
-        except OSError:
-            if nginx.poll() is not None:
-                pytest.fail(nginx.stderr.read().decode())
-            time.sleep(0.1)
+    # the file's timeouts shortened for a test
+    config = nginx_config("nginx.conf", port, {"127.0.0.1:8000": server.port})
+    nginx = Nginx(folder, port, config.replace("client_header_timeout 10s;", "client_header_timeout 1s;"))
     yield port, server
-    nginx.terminate()
-    nginx.wait(10)
-    nginx.stderr.close()
+    nginx.stop()
     server.stop()
 
 
@@ -123,3 +96,30 @@ def test_the_limits_count_the_phone_not_the_proxy(proxied):
     cookie, csrf = session(port, "127.0.0.3")  # another phone, another address: not locked out
     status, _, _ = request(port, "POST", "/join", {"csrf": csrf, "code": "ZZZZZZ"}, source="127.0.0.3", cookie=cookie)
     assert status == 404
+
+
+def test_a_phone_keeps_its_connection_while_thousands_of_heads_are_half_sent(proxied):
+    """Short of connections, nginx closes the idle keep-alive connections first: behind the
+    attack's 2,000 slowloris heads and its streams, honest phones lost entries on a connection
+    nginx had closed under them (issue 25). The file gives nginx room for an attack's worth."""
+    import resource
+
+    port, _ = proxied
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8192), hard))
+    phone = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=("127.0.1.1", 0))
+    heads = []
+    try:
+        phone.request("GET", "/rules/escalero", headers={"Host": "scores.example"})
+        assert phone.getresponse().read() and phone.sock is not None  # kept open
+        for n in range(5000):  # from 250 addresses: under nginx's 20 connections an address
+            sock = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(f"127.0.4.{1 + n % 250}", 0))
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: scores.example\r\n")
+            heads.append(sock)
+        phone.request("GET", "/rules/escalero", headers={"Host": "scores.example"})
+        assert phone.getresponse().status == 200
+    finally:
+        phone.close()
+        for sock in heads:
+            sock.close()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
