@@ -52,6 +52,7 @@ from urllib.parse import urlencode
 
 from .common import (ROOT, board_change, Connection, CpuMeter, Instance, Server, Turns, escalero_plan, form, raise_open_files,
                      summary)
+from tests.support import Nginx, free_port, nginx_config
 
 ATTACKERS = ["127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"]  # the victim's phones are 127.0.1.x
 SLOW_FROM = "127.0.0.6"  # slowloris: one address, as the issue found it
@@ -590,7 +591,7 @@ def run(work: str, rate: float = 50.0, baseline: float = 15.0, seconds: float = 
         players: int = 4, workers: int = 2, concurrency: int = 2, slowloris: int = 2000, slow_bodies: int = 200,
         drip_s: float = 5.0, kinds: tuple[str, ...] = (), cap: int | None = None, requests: str | None = None,
         fanout_streams: int = 2520, fanout_addresses: int = 20, fanout_rate: float = 8.0, profile: str | None = None,
-        cost_streams: tuple[int, ...] = (0, 200, 800), log=print) -> dict:
+        cost_streams: tuple[int, ...] = (0, 200, 800), proxy: bool | None = None, log=print) -> dict:
     """`kinds`: some of tables, imports, players, nested, codes, history, fanout and slow (all
     when empty; BENCH_ATTACK_KINDS="history,fanout" chooses from the command line); `cap`: the
     connections one address may hold of the server, `requests` its requests a second
@@ -598,8 +599,12 @@ def run(work: str, rate: float = 50.0, baseline: float = 15.0, seconds: float = 
     `fanout_streams` from `fanout_addresses` addresses on the attacker's table, whose host
     enters and undoes `fanout_rate` times a second, and what a message costs a worker for each
     stream of a table (`message_cost` with `cost_streams`). `profile`: a folder; py-spy then
-    samples the workers during the attack (`python -m bench --only attack --profile`)."""
+    samples the workers during the attack (`python -m bench --only attack --profile`). `proxy`:
+    the phones and the attackers reach the server through docs/nginx.conf, as on the open
+    internet (docs/deploy.md), the caps per address then nginx's (None: BENCH_ATTACK_PROXY=nginx)."""
     kinds = kinds or tuple(k for k in os.environ.get("BENCH_ATTACK_KINDS", "").split(",") if k)
+    if proxy is None:
+        proxy = os.environ.get("BENCH_ATTACK_PROXY", "") == "nginx"
     path = os.path.join(work, "attack")
     shutil.rmtree(path, ignore_errors=True)
     instance = Instance(path)
@@ -611,19 +616,33 @@ def run(work: str, rate: float = 50.0, baseline: float = 15.0, seconds: float = 
 
     cap = DEFAULT_CAP if cap is None else cap
     requests = "%g/%g" % DEFAULT_RATE if requests is None else requests
-    # as in production: the limits and the caps on (the test and bench servers switch them off)
-    server = Server(path, workers=workers, env={"SCOREKEEPER_LIMITS": "on", "SCOREKEEPER_CONNECTIONS_PER_ADDRESS": str(cap),
-                                                "SCOREKEEPER_REQUESTS_PER_ADDRESS": requests})
+    # as in production: the limits and the caps on (the test and bench servers switch them off);
+    # behind the proxy, the caps per address are nginx's (scorekeeper/worker.py)
+    if proxy:
+        server = Server(path, workers=workers, env={"SCOREKEEPER_LIMITS": "on", "SCOREKEEPER_TRUSTED_PROXIES": "1",
+                                                    "SCOREKEEPER_CONNECTIONS_PER_ADDRESS": "",
+                                                    "SCOREKEEPER_REQUESTS_PER_ADDRESS": ""})
+        port = free_port()
+        try:
+            front = Nginx(os.path.join(path, "nginx"), port, nginx_config("nginx.conf", port, {"127.0.0.1:8000": server.port}))
+        except (OSError, RuntimeError):
+            server.stop()
+            raise
+        front_pids = [front.process.pid]
+    else:
+        server = Server(path, workers=workers, env={"SCOREKEEPER_LIMITS": "on", "SCOREKEEPER_CONNECTIONS_PER_ADDRESS": str(cap),
+                                                    "SCOREKEEPER_REQUESTS_PER_ADDRESS": requests})
+        front, port, front_pids = None, server.port, []
     out = {"connections_per_address": cap, "requests_per_address": requests, "rate_per_s": rate, "baseline_s": baseline, "attack_s": seconds, "victim_tables": tables,
            "kinds": list(kinds) or "all",
            "workers": workers, "concurrency_per_attack": concurrency, "padded_log_events": PADDED_EVENTS,
            "fanout_streams": fanout_streams, "fanout_addresses": fanout_addresses, "fanout_rate": fanout_rate}
     attacker = None
     try:
-        meter = CpuMeter([os.getpid(), server.process.pid, *server.worker_pids()])
-        alone = asyncio.run(victim(server.port, seeded, phones, plans, position, rate, baseline))
+        meter = CpuMeter([os.getpid(), server.process.pid, *server.worker_pids(), *front_pids])
+        alone = asyncio.run(victim(port, seeded, phones, plans, position, rate, baseline))
         out["cpu_baseline"] = meter.stop()
-        spec = {"port": server.port, "seconds": seconds + 1.0, "concurrency": concurrency, "instance": path,
+        spec = {"port": port, "seconds": seconds + 1.0, "concurrency": concurrency, "instance": path,
                 "victim": seeded[0].token, "slowloris": slowloris, "slow_bodies": slow_bodies, "drip_s": drip_s,
                 "kinds": list(kinds), "fanout_streams": fanout_streams, "fanout_addresses": fanout_addresses,
                 "fanout_rate": fanout_rate}
@@ -640,10 +659,10 @@ def run(work: str, rate: float = 50.0, baseline: float = 15.0, seconds: float = 
 
             os.makedirs(profile, exist_ok=True)
             spy = Spy(server.worker_pids(), max(1.0, seconds - 4), profile, delay=3.0)
-        meter = CpuMeter([os.getpid(), server.process.pid, attacker.pid, *server.worker_pids()])
-        served = CpuMeter([server.process.pid, *server.worker_pids()])
+        meter = CpuMeter([os.getpid(), server.process.pid, attacker.pid, *server.worker_pids(), *front_pids])
+        served = CpuMeter([server.process.pid, *server.worker_pids(), *front_pids])
         attackers = CpuMeter([attacker.pid])
-        attacked = asyncio.run(victim(server.port, seeded, phones, plans, position, rate, seconds))
+        attacked = asyncio.run(victim(port, seeded, phones, plans, position, rate, seconds))
         out["cpu_attack"] = {**meter.stop(), "server_cores": served.stop()["bench_and_server_cores"],
                              "attacker_cores": attackers.stop()["bench_and_server_cores"]}
         report, _ = attacker.communicate(timeout=seconds + 90)
@@ -653,11 +672,13 @@ def run(work: str, rate: float = 50.0, baseline: float = 15.0, seconds: float = 
             log("  profile (share of busy worker time, inclusive):")
             for pct, name in out["profile"]["inclusive_pct"][:30]:
                 log(f"    {pct:5.1f} %  {name}")
-        after = asyncio.run(victim(server.port, seeded, phones, plans, position, rate, min(baseline, 5.0)))
+        after = asyncio.run(victim(port, seeded, phones, plans, position, rate, min(baseline, 5.0)))
     finally:
         if attacker is not None and attacker.poll() is None:
             attacker.kill()
             attacker.wait(10)
+        if front is not None:
+            front.stop()
         errors_logged = server.server_errors()
         server.stop()
     shutil.rmtree(path, ignore_errors=True)
