@@ -18,7 +18,9 @@ CPU the other tables' entries need. A bucket per address holds `rate` requests a
 `burst` (a phone opening a page asks for a dozen files); past it a request gets a 429 before the
 app sees it — after a second's wait, holding its connection (so an attacker that waits for
 answers slows to a request a second a connection, and one that does not runs into the cap on
-connections) — and its connection is closed.
+connections) — and its connection is closed. A new connection from an address already past it
+gets the same without a byte of it read: its first request would (issue 25: ~800 refused
+connections a second cost the workers half a core).
 
 Live streams, too: each is a connection held for minutes that every change of its table writes
 to, so one address's streams are capped apart (`streams`, fewer than its connections; board-link
