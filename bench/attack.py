@@ -637,6 +637,8 @@ def run(work: str, rate: float = 50.0, baseline: float = 15.0, seconds: float = 
            "kinds": list(kinds) or "all",
            "workers": workers, "concurrency_per_attack": concurrency, "padded_log_events": PADDED_EVENTS,
            "fanout_streams": fanout_streams, "fanout_addresses": fanout_addresses, "fanout_rate": fanout_rate}
+    if proxy:  # the caps per address are nginx's then: 20 connections, 10 requests a second (burst 20)
+        out.update({"proxy": "docs/nginx.conf", "connections_per_address": "nginx's", "requests_per_address": "nginx's"})
     attacker = None
     try:
         meter = CpuMeter([os.getpid(), server.process.pid, *server.worker_pids(), *front_pids])
