@@ -355,8 +355,7 @@ class AddressTable:
             if slot is None:
                 return True
             where = self._buckets + 16 * slot
-            tokens, then = struct.unpack_from("dd", self.memory, where)
-            tokens = min(self.burst, tokens + (now - then) * self.rate)
+            tokens = self._tokens(slot, now)
             if tokens < 1:
                 struct.pack_into("dd", self.memory, where, tokens, now)
                 return False
@@ -368,10 +367,12 @@ class AddressTable:
         now = time.monotonic()
         with self:
             slot = self._find(_hash(key))
-            if slot is None:
-                return False
-            tokens, then = struct.unpack_from("dd", self.memory, self._buckets + 16 * slot)
-            return min(self.burst, tokens + (now - then) * self.rate) < 1
+            return slot is not None and self._tokens(slot, now) < 1
+
+    def _tokens(self, slot: int, now: float) -> float:
+        """The requests a slot's bucket holds `now` (refilled at `rate`, up to `burst`)."""
+        tokens, then = struct.unpack_from("dd", self.memory, self._buckets + 16 * slot)
+        return min(self.burst, tokens + (now - then) * self.rate)
 
     def open_connections(self, key: str) -> int:
         with self:
@@ -408,8 +409,7 @@ class AddressTable:
             return True
         if self._open(slot):
             return False
-        tokens, then = struct.unpack_from("dd", self.memory, self._buckets + 16 * slot)
-        return not self.rate or tokens + (now - then) * self.rate >= self.burst
+        return not self.rate or self._tokens(slot, now) >= self.burst
 
 
 @lru_cache(maxsize=4096)
@@ -493,10 +493,8 @@ class CappedGeventWorker(GeventWorker):
 
     def handle_request(self, listener_name, req, sock, addr):
         if self.rate and not self.allowed(address_key(addr)):
-            self.refused_requests += 1
-            metrics.limited("requests")
+            self.too_fast()
             try:
-                time.sleep(TARPIT)  # gevent's sleep in the worker: only this connection waits
                 sock.sendall(TOO_FAST)
             except OSError:
                 pass
@@ -516,6 +514,13 @@ class CappedGeventWorker(GeventWorker):
         finally:
             for slot in streams:
                 self.table.close_stream(slot)
+
+    def too_fast(self) -> None:
+        """A request past its address's rate: counted, and its 429 held for TARPIT seconds
+        (gevent's sleep in the worker: only this connection waits)."""
+        self.refused_requests += 1
+        metrics.limited("requests")
+        time.sleep(TARPIT)
 
     def read_body(self, req, sock) -> bytes | None:
         """Read the request's whole body within `body_seconds` and hand it to the app from
@@ -563,9 +568,7 @@ class CappedGeventWorker(GeventWorker):
                 # its first request would wait for its 429 (`handle_request`): it waits without
                 # being read and parsed (issue 25: an attacker's refused streams, ~800 a second,
                 # cost the server half a core, ~0.5 ms each)
-                self.refused_requests += 1
-                metrics.limited("requests")
-                time.sleep(TARPIT)
+                self.too_fast()
                 return self.refuse(client, TOO_FAST)
             return super().handle(listener, client, addr)
         finally:

@@ -332,6 +332,15 @@ def nginx_config(conf: str, port: int, upstreams: dict[str, int], host: str = "s
     return text
 
 
+def _open_files_to_the_hard_limit() -> None:
+    """In a child about to start: as many open files as the machine lets it (the files' own
+    worker_rlimit_nofile needs more rights than a test has)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
 class Nginx:
     """nginx in the foreground, one process, with `config` written to `folder`: answering on
     `port` once the constructor returns; `stop()` ends it."""
@@ -344,7 +353,8 @@ class Nginx:
         self.process = subprocess.Popen([NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"),
                                          "-g", f"daemon off; master_process off; pid {folder}/nginx.pid; "
                                                f"error_log {folder}/logs/error.log;"],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                        preexec_fn=_open_files_to_the_hard_limit)
         deadline = time.monotonic() + timeout
         while True:
             try:

@@ -105,14 +105,17 @@ def test_a_phone_keeps_its_connection_while_thousands_of_heads_are_half_sent(pro
     import resource
 
     port, _ = proxied
+    heads_count = 5000  # past the 4,096 connections nginx had
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8192), hard))
+    if hard < heads_count + 1000:
+        pytest.skip(f"this machine lets a process open {hard} files, not the {heads_count} heads and nginx's own")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, heads_count + 1000)), hard))
     phone = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=("127.0.1.1", 0))
     heads = []
     try:
         phone.request("GET", "/rules/escalero", headers={"Host": "scores.example"})
         assert phone.getresponse().read() and phone.sock is not None  # kept open
-        for n in range(5000):  # from 250 addresses: under nginx's 20 connections an address
+        for n in range(heads_count):  # from 250 addresses: under nginx's 20 connections an address
             sock = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(f"127.0.4.{1 + n % 250}", 0))
             sock.sendall(b"GET / HTTP/1.1\r\nHost: scores.example\r\n")
             heads.append(sock)
