@@ -52,7 +52,7 @@ _played_of = None
 def _setup(app, kit):
     """Short live streams for these tests, and the folding helper of the suite's conftest."""
     global _played_of
-    app.config.update(STREAM_SECONDS=0.05, KEEPALIVE_SECONDS=0.02)
+    app.config.update(STREAM_SECONDS=0.005, KEEPALIVE_SECONDS=0.002)
     _played_of = kit.played_of
 
 

@@ -57,7 +57,7 @@ NAMES = {game: SUPPORT[game].FUZZ_NAMES for game in GAMES}
 @pytest.fixture(scope="module")
 def world(tmp_path_factory):
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path_factory.mktemp("fuzz") / "fuzz.db"),
-                      "SECRET_KEY": "fuzz-secret", "STREAM_SECONDS": 0.05, "KEEPALIVE_SECONDS": 0.02})
+                      "SECRET_KEY": "fuzz-secret", "STREAM_SECONDS": 0.005, "KEEPALIVE_SECONDS": 0.002})
     host = Phone(app)
     tables = {}
     for game, players in NAMES.items():
