@@ -46,20 +46,27 @@
     const change = Number(/\bdata-change="(\d+)"/.exec(stamp || text)?.[1] ?? NaN);
     if (Number.isNaN(change)) return;
     const base = /\bdata-base="(\d+)"/.exec(stamp || "");
-    // a whole board answering this phone's own write wins over the live stream's of the same
-    // change (it may carry the phone's tray: a throw taken back)
-    const own = !base && e.detail.ctx.request?.method === "POST";
-    if (change < shown() || (stamp && change === shown() && !own)) { e.preventDefault(); return; }
-    if (base && Number(base[1]) !== shown()) { e.preventDefault(); refresh(); return; }
     // a live message keeps this phone's tray, and what it tapped, while the tray's state holds
     // (the same game and step for the same viewer: another phone joined, say)
-    // (and the field being typed in: moving the tray took its focus); so does the answer to
-    // this phone's own write when the live stream brought its change first and the player is
-    // already at the tray (a total typed after an undo went nowhere when the answer came)
+    // (and the field being typed in: moving the tray took its focus)
     const tray = $("#tray");
     const typing = tray?.contains(document.activeElement) ? document.activeElement : null;
     const busy = typing || (tray ? $$("input:not([type=hidden]), textarea", tray) : [])
       .some((i) => i.value !== i.defaultValue || i.checked !== i.defaultChecked);
+    // the answer to this phone's own write wins over the live stream's message of the same
+    // change, as it carries this phone's tray (a throw taken back, the pad open on it): a whole
+    // board, or of its parts the tray alone — unless the player is already at the tray the
+    // stream brought (a total typed after an undo went nowhere when the answer came)
+    const write = e.detail.ctx.request?.method === "POST";
+    const own = !base && write, late = Boolean(base) && write && stamp && change === shown();
+    if (change < shown() || (stamp && change === shown() && !own && !late) || (late && busy)) { e.preventDefault(); return; }
+    if (late) {
+      const trays = e.detail.tasks.filter((task) => task.target?.id === "tray");
+      if (!trays.length) e.preventDefault();
+      e.detail.tasks.splice(0, Infinity, ...trays);
+      return;
+    }
+    if (base && Number(base[1]) !== shown()) { e.preventDefault(); refresh(); return; }
     for (const task of stamp && (!own || (change === shown() && busy)) && tray?.dataset.state ? e.detail.tasks : []) {
       const next = task.fragment?.querySelector?.("#tray");
       if (next?.dataset.state !== tray.dataset.state) continue;
