@@ -11,8 +11,12 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from scorekeeper import store
 from tests.support import ROOT
+
+pytestmark = pytest.mark.alone  # round trips timed in milliseconds
 
 WORKER = r"""
 from gevent import monkey

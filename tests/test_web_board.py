@@ -356,6 +356,7 @@ def test_many_streams_of_one_kind_get_one_render_and_one_deflate(phone, app, mon
     assert len(renders) == 1 and len(deflates) == 1
 
 
+@pytest.mark.alone
 def test_a_table_s_streams_get_a_message_at_most_every_so_often(phone, app):
     """A table's streams get a message at most every Hub.send_every: a change sooner waits,
     and the changes meanwhile come with it (an attacker's host undid a cell 8 times a second,

@@ -8,6 +8,7 @@ build/reliability.json (or $SCOREKEEPER_FIGURES) when the session ends;
 
 from __future__ import annotations
 
+import fcntl
 import html
 import http.client
 import json
@@ -35,10 +36,15 @@ LOGS = ROOT / "tests" / "logs"
 
 
 class Figures:
-    """Counters per guarantee; each test adds to its section."""
+    """Counters per guarantee; each test adds to its section.
+
+    The processes of one run (pytest-xdist's workers, and `make test`'s second pass for the
+    tests that need a core of their own: $SCOREKEEPER_RUN) add their counts to the same
+    sections of the file; a new run replaces them."""
 
     def __init__(self) -> None:
         self.sections: dict[str, dict] = {}
+        self.fixed: set[tuple[str, str]] = set()  # (section, key) set, not added
         self.lock = threading.Lock()
 
     def add(self, section: str, key: str, amount: int | float = 1) -> None:
@@ -49,23 +55,37 @@ class Figures:
     def set(self, section: str, key: str, value) -> None:
         with self.lock:
             self.sections.setdefault(section, {})[key] = value
+            self.fixed.add((section, key))
 
     def write(self) -> None:
         if not self.sections:
             return
-        try:
-            old = json.loads(FIGURES.read_text())
-        except (OSError, ValueError):
-            old = {}
-        stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
-        for name, counts in self.sections.items():
-            old[name] = {**{k: round(v, 1) if isinstance(v, float) else v for k, v in counts.items()},
-                         "run_at": stamp}
+        run = os.environ.get("SCOREKEEPER_RUN") or os.environ.get("PYTEST_XDIST_TESTRUNUID") or str(os.getpid())
         FIGURES.parent.mkdir(parents=True, exist_ok=True)
-        FIGURES.write_text(json.dumps(old, indent=1, sort_keys=True) + "\n")
+        with open(FIGURES.with_suffix(".lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # another process of the run may be writing its own
+            try:
+                old = json.loads(FIGURES.read_text())
+            except (OSError, ValueError):
+                old = {}
+            stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
+            for name, counts in self.sections.items():
+                merged = old.get(name, {}) if old.get(name, {}).get("run") == run else {}
+                for key, value in counts.items():
+                    if (name, key) not in self.fixed and isinstance(merged.get(key), (int, float)):
+                        value += merged[key]
+                    merged[key] = round(value, 1) if isinstance(value, float) else value
+                old[name] = {**merged, "run_at": stamp, "run": run}
+            FIGURES.write_text(json.dumps(old, indent=1, sort_keys=True) + "\n")
 
 
 _figures = Figures()
+_controller = False  # pytest-xdist's controller: its workers count their own tests' seconds
+
+
+def pytest_configure(config):
+    global _controller
+    _controller = config.pluginmanager.hasplugin("dsession")
 
 
 @pytest.fixture(scope="session")
@@ -80,7 +100,7 @@ def pytest_sessionfinish(session):
 def pytest_runtest_logreport(report):
     """Each test's time (setup, call and teardown) goes to the section named by its module."""
     module = report.nodeid.split("::", 1)[0].rsplit("/", 1)[-1].removesuffix(".py")
-    if module.startswith("test_") and module != "test_report":
+    if not _controller and module.startswith("test_") and module != "test_report":
         _figures.add(module.removeprefix("test_"), "seconds", report.duration)
 
 

@@ -21,6 +21,8 @@ import threading
 import time
 import uuid
 
+import pytest
+
 SECTION = "backup"
 TABLES = ("tables", "seats", "games", "events", "drafts", "changes")
 
@@ -248,6 +250,7 @@ def first_message(url: str, path: str, headers: dict, timeout: float = 10) -> tu
         conn.close()
 
 
+@pytest.mark.alone
 def test_a_restore_never_takes_a_phones_clock_back(kit, tmp_path, figures):
     """Issue 25: after `scorekeeper restore` the newest change id went back (5902 → 5355): a phone
     whose live stream reconnected with `Last-Event-ID: 5902` got no message, even after new

@@ -13,6 +13,8 @@ import pytest
 from scorekeeper import create_app, service, store
 from tests.support import Phone
 
+pytestmark = pytest.mark.alone  # tarpits, cut-offs and answers timed in seconds
+
 
 def make_app(tmp_path, **config):
     tmp_path.mkdir(parents=True, exist_ok=True)

@@ -10,6 +10,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from scorekeeper import service, store
 from tests.support import ROOT, writes
 
@@ -171,6 +173,7 @@ def test_statistics_are_this_phone_s_and_imported_money_is_not_counted(app, phon
     assert "9,990" not in victim.get("/players/Anna").get_data(as_text=True)
 
 
+@pytest.mark.alone
 def test_players_stays_fast_with_ten_thousand_games_in_the_database(app, phone, figures):
     """Ten thousand finished games of other devices: this phone's statistics fold only its own."""
     db = db_of(app)
