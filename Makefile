@@ -55,8 +55,9 @@ proxy:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq nginx; }
 
-# the suite in a process per core, then the tests that time themselves (marked `alone`) with
-# the machine to themselves; both parts of one run add to the same reliability figures
+# the suite in a process per core, then the tests marked `alone` (the browser tests and those
+# that time themselves) with the machine to themselves; both parts of one run add to the same
+# reliability figures
 test: setup browser proxy
 	export SCOREKEEPER_RUN=$$(date +%s%N); status=0; \
 	$(BIN)/pytest -n auto --dist loadfile -m "not alone" || status=$$?; \
