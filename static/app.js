@@ -46,9 +46,6 @@
     const change = Number(/\bdata-change="(\d+)"/.exec(stamp || text)?.[1] ?? NaN);
     if (Number.isNaN(change)) return;
     const base = /\bdata-base="(\d+)"/.exec(stamp || "");
-    // a live message keeps this phone's tray, and what it tapped, while the tray's state holds
-    // (the same game and step for the same viewer: another phone joined, say)
-    // (and the field being typed in: moving the tray took its focus)
     const tray = $("#tray");
     const typing = tray?.contains(document.activeElement) ? document.activeElement : null;
     const busy = typing || (tray ? $$("input:not([type=hidden]), textarea", tray) : [])
@@ -67,6 +64,9 @@
       return;
     }
     if (base && Number(base[1]) !== shown()) { e.preventDefault(); refresh(); return; }
+    // a live message keeps this phone's tray, and what it tapped, while the tray's state holds
+    // (the same game and step for the same viewer: another phone joined, say)
+    // (and the field being typed in: moving the tray took its focus)
     for (const task of stamp && (!own || (change === shown() && busy)) && tray?.dataset.state ? e.detail.tasks : []) {
       const next = task.fragment?.querySelector?.("#tray");
       if (next?.dataset.state !== tray.dataset.state) continue;

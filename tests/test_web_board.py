@@ -89,8 +89,8 @@ def apply(board: str, message: str) -> str:
             ids = [element["attrs"]["id"]] + re.findall(r'<div id="([^"]+)" hx-preserve></div>', inner)
             found = [[e for e in elements.found if e["attrs"].get("id") == id_] for id_ in ids]
             if edits and (any(len(each) != 1 or touched(each[0]["start"], each[0]["end"]) for each in found)):
-                board, elements, edits = edited(edits), None, []  # an earlier part first
-                elements = Elements(board)
+                board = edited(edits)  # the earlier parts first
+                elements, edits = Elements(board), []
                 continue
             break
         target = elements.by_id(ids[0])

@@ -39,8 +39,8 @@ class Figures:
     """Counters per guarantee; each test adds to its section.
 
     The processes of one run (pytest-xdist's workers, and `make test`'s second pass for the
-    tests that need a core of their own: $SCOREKEEPER_RUN) add their counts to the same
-    sections of the file; a new run replaces them."""
+    tests marked `alone`: $SCOREKEEPER_RUN) add their counts to the same sections of the file;
+    a new run replaces them."""
 
     def __init__(self) -> None:
         self.sections: dict[str, dict] = {}
