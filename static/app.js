@@ -55,7 +55,7 @@
     // board, or of its parts the tray alone — unless the player is already at the tray the
     // stream brought (a total typed after an undo went nowhere when the answer came)
     const write = e.detail.ctx.request?.method === "POST";
-    const own = !base && write, late = Boolean(base) && write && stamp && change === shown();
+    const own = !base && write, late = Boolean(base) && write && change === shown();
     if (change < shown() || (stamp && change === shown() && !own && !late) || (late && busy)) { e.preventDefault(); return; }
     if (late) {
       const trays = e.detail.tasks.filter((task) => task.target?.id === "tray");

@@ -318,14 +318,15 @@ def pseudo_app(tmp_path, extracted, monkeypatch):
                        "BABEL_TRANSLATION_DIRECTORIES": f"{tmp_path / 'pseudo'};translations"})
 
 
-@functools.cache
-def words(allowed: frozenset[str]) -> re.Pattern:
+def words(allowed: set[str]) -> re.Pattern:
     """Any of the allowed words, whole (a player "C" is not the C of CHF), longest first."""
     return re.compile("|".join(rf"(?<!\w){re.escape(word)}(?!\w)" for word in sorted(allowed, key=len, reverse=True)))
 
 
-def unmarked(text: str, allowed: set[str]) -> str:
-    """What is left of a text once its translated parts, names, numbers and symbols are gone."""
+@functools.cache  # most texts are on many pages
+def unmarked(text: str, allowed: re.Pattern) -> str:
+    """What is left of a text once its translated parts, names, numbers, symbols and the
+    `allowed` words are gone."""
     while True:
         stripped = re.sub(r"⟦[^⟦⟧]*⟧", " ", text)
         if stripped == text:
@@ -334,7 +335,7 @@ def unmarked(text: str, allowed: set[str]) -> str:
     text = re.sub(r"https?://\S+", " ", text)
     text = re.sub(r"\b[A-Z0-9]{6}\b", " ", text)  # a table's code
     text = re.sub(r"\b[A-Z]{3}\b", " ", text)  # a currency's code
-    text = words(frozenset(allowed)).sub(" ", text)
+    text = allowed.sub(" ", text)
     return "".join(ch for ch in text if not unicodedata.category(ch).startswith(("P", "S", "N", "Z", "C"))).strip()
 
 
@@ -360,16 +361,14 @@ def data_names() -> set[str]:
 @pytest.mark.parametrize("game", [None, *GAMES], ids=["common", *GAMES])
 def test_no_page_shows_a_word_that_is_not_marked_for_translation(pseudo_app, phone, game):
     Phone = type(phone())  # the suite's test phone, on the pseudo-language's app
-    allowed = data_names() | set(PROPER)
+    allowed = words(data_names() | set(PROPER))
     pages = tour(pseudo_app, lambda: Phone(pseudo_app), PSEUDO, game)
-    found, left_of = {}, {}  # a part's text -> what is left of it (most parts are on many pages)
+    found = {}
     for name, response in pages.items():
         if response.mimetype != "text/html":
             continue
         for part in read(response.get_data(as_text=True)):
-            if part not in left_of:
-                left_of[part] = unmarked(part, allowed)
-            left = left_of[part]
+            left = unmarked(part, allowed)
             if left:
                 found.setdefault(part.strip()[:80], name)
     assert not found, "not marked for translation:\n" + "\n".join(f"{text!r}  on {page}" for text, page in found.items())
