@@ -6,11 +6,19 @@
 // cell is a tap on its option.
 (() => {
   "use strict";
-  document.addEventListener("click", (e) => {
+  // A mouse's click counts where its button is let go (pointerup): a click whose press and
+  // release straddle a swap of the tray, which moves the faces out and back in (hx-preserve),
+  // is never sent — a host's mouse on slow Wi-Fi lost a die so. A finger's tap counts at its
+  // click, as always: the click of a touch is aimed anew after pointerup, and the thrown row a
+  // tap counted at pointerup grew put the tray's Undo under the finger.
+  let upAt = -Infinity;
+  function tap(e) {
     const pad = e.target.closest(".dice-pad");
     const face = e.target.closest("[data-face]");
     const out = e.target.closest("[data-take]");
     if (!pad || !(face || out)) return;
+    if (e.type === "pointerup") upAt = e.timeStamp;
+    else if (e.detail && e.timeStamp - upAt < 1000) return;  // the click of a press counted at its pointerup
     const input = pad.querySelector("input[name=dice]");
     const dice = input.value ? input.value.split(",") : [];
     if (face && dice.length >= Number(pad.dataset.most)) return;
@@ -25,7 +33,9 @@
       return die;
     }));
     input.dispatchEvent(new Event("change", {bubbles: true}));
-  });
+  }
+  document.addEventListener("pointerup", (e) => { if (e.pointerType === "mouse" && e.button === 0) tap(e); });
+  document.addEventListener("click", tap);
 
   // a lit cell enters what its option enters (capture: before the cell's own request)
   document.addEventListener("click", (e) => {
