@@ -280,9 +280,11 @@ def test_a_die_tapped_as_the_tray_lands_asks_for_its_options(server, new_phone):
     link = open_table(new_phone(), server, "escalero", ("Anna", "Ben"))
     anna = seat(new_phone, link, ("Anna",))["Anna"]
     throw(anna, [1, 2, 3, 4, 5])
-    anna.evaluate("""() => document.addEventListener("htmx:before:settle", (e) => {
-        if (e.detail.task.target.id === "tray") setTimeout(() => document.querySelector("#tray [data-face='6']").click());
-    }, {once: true})""")
+    anna.evaluate("""() => document.addEventListener("htmx:before:settle", function next(e) {
+        if (e.detail.task.target.querySelector?.("input[name=dice]")?.value !== "1,2,3,4") return;
+        document.removeEventListener("htmx:before:settle", next);
+        setTimeout(() => document.querySelector("#tray [data-face='6']").click());
+    })""")
     anna.click("#tray .thrown [data-take='4']")  # the 5 taken back: its answer lands, and a 6 is tapped
     anna.wait_for_selector("#tray .tray-options[data-for='1,2,3,4,6'] .option")
 
