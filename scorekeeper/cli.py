@@ -36,7 +36,9 @@ def read_source(source: str) -> str:
         raise  # unreachable: fail exits
 
 
-@cli.command()
+# replay and schema are the rules alone: no app, so no instance folder or database made (and
+# a log folded in a few milliseconds, not after the app's ~60 ms of making)
+@cli.command(with_appcontext=False)
 @click.argument("file", metavar="FILE")
 def replay(file: str) -> None:
     """Fold a scorekeeper-log/1 game log through the rules and print the result as JSON.
@@ -52,7 +54,7 @@ def replay(file: str) -> None:
     click.echo(json.dumps(result, ensure_ascii=False))
 
 
-@cli.command()
+@cli.command(with_appcontext=False)
 def schema() -> None:
     """Print the JSON Schema of scorekeeper-log/1 (every registered game's part included)."""
     from .gamelog import log_schema

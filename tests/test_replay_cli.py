@@ -5,6 +5,7 @@ A log `<name>.json` sits beside `<name>.expected.json`, the exact result object;
 """
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -77,3 +78,16 @@ def test_console_script_end_to_end(tmp_path):
     assert done.returncode == 2
     assert done.stdout == ""
     assert len(done.stderr.splitlines()) == 1
+
+
+def test_replay_and_schema_leave_no_database_behind(tmp_path):
+    """The rules alone: a log is folded, or the schema printed, without making the app, so no
+    instance folder, database or secret key appears where the command was run."""
+    instance = tmp_path / "instance"
+    env = {**os.environ, "SCOREKEEPER_INSTANCE": str(instance)}
+    for args in (["replay", str(ACCEPTED[0])], ["schema"]):
+        done = subprocess.run([sys.executable, "-m", "scorekeeper", *args], capture_output=True, text=True,
+                              env=env, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)
+    assert not instance.exists()
