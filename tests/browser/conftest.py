@@ -20,15 +20,15 @@ PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touc
 
 
 def pytest_collection_modifyitems(items):
-    """In a run of the suite split over the cores (make test), the browser tests run after the
-    rest, by themselves (`alone`). Beside the rest they once lost a die a phone tapped as its
-    tray landed (mended in static/dice.js and base.html's settle delay); they pass beside it
-    now, but the run is no shorter: chromium takes more than a core, and the machine is full
-    either way (11.2 min against 11.7)."""
+    """The browser tests are marked `browser`: make test runs them after the rest, two at a time.
+    Beside the rest they once lost a die a phone tapped as its tray landed (mended in
+    static/dice.js and base.html's settle delay); they pass beside it now, but that run is no
+    shorter (11.2 min against 11.7): chromium takes more than a core, and the machine is full
+    either way. Two at a time by themselves, they take 4.6 min against 5.6 one at a time."""
     here = os.path.dirname(__file__)
     for item in items:
         if str(item.path).startswith(here + os.sep):
-            item.add_marker(pytest.mark.alone)
+            item.add_marker(pytest.mark.browser)
 
 
 @pytest.fixture(scope="module")
@@ -98,3 +98,22 @@ def seat(new_phone, link: str, names, ready: str = ".turn", **context) -> dict:
         page.wait_for_selector(ready)
         phones[name] = page
     return phones
+
+
+def enter_for_all(page, token: str, events) -> None:
+    """Entries the host's phone sends without its taps (the host writes for every seat), each
+    made on the board as it stands: the part of a game a test is not about."""
+    statuses = page.evaluate(
+        """async ([token, events]) => {
+            const statuses = [], stamp = /id="stamp"[^>]*data-change="(\\d+)"/;
+            let shown = await (await fetch(`/t/${token}/board`, {headers: {"HX-Request": "true"}})).text();
+            for (const event of events) {
+                const body = new URLSearchParams({csrf: document.querySelector('meta[name=csrf]').content,
+                    event: JSON.stringify(event), change: stamp.exec(shown)[1]});
+                const answer = await fetch(`/t/${token}/entries`, {method: "POST", body, headers: {"HX-Request": "true"}});
+                statuses.push(answer.status);
+                shown = await answer.text();  // the answer names the change it brings the board to
+            }
+            return statuses; }""",
+        [token, list(events)])
+    assert statuses == [200] * len(statuses), statuses
