@@ -67,9 +67,12 @@
     // a live message keeps this phone's tray, and what it tapped, while the tray's state holds
     // (the same game and step for the same viewer: another phone joined, say)
     // (and the field being typed in: moving the tray took its focus)
-    for (const task of stamp && (!own || (change === shown() && busy)) && tray?.dataset.state ? e.detail.tasks : []) {
+    // (a message of parts aims its tray at this one: that task goes, or the tray would leave the
+    // page with it — a board ahead of the change it claimed gets such parts)
+    for (const task of stamp && (!own || (change === shown() && busy)) && tray?.dataset.state ? [...e.detail.tasks] : []) {
       const next = task.fragment?.querySelector?.("#tray");
       if (next?.dataset.state !== tray.dataset.state) continue;
+      if (task.target === tray) { e.detail.tasks.splice(e.detail.tasks.indexOf(task), 1); continue; }
       next.replaceWith(tray);
       if (typing) document.addEventListener("htmx:after:swap", () => typing.isConnected && typing.focus({preventScroll: true}), {once: true});
     }

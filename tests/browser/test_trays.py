@@ -457,3 +457,28 @@ def test_a_total_typed_with_the_pad_open_keeps_the_pad_and_the_button_where_they
     assert button.bounding_box() == where
     button.click()
     expect_ben_first_with_450(anna)
+
+
+def test_parts_that_leave_the_tray_as_it_was_keep_it_on_the_page(server, new_phone):
+    """A whole board can be ahead of the change it claims (its state is read after the change
+    is taken): the next message of parts then brings the same entries again, and a tray of the
+    same state. The phone kept its own tray by moving it into that message, whose tray part was
+    aimed at it, and the tray left the page: the cells on the board, none lit, no tray, until a
+    reload (test_escalero.py's whole game, two browser tests at a time)."""
+    link = open_table(new_phone(), server, "escalero", ("Anna", "Ben"))
+    anna, ben = seat(new_phone, link, ("Anna", "Ben")).values()
+    write(anna, 1, "1", "1×")
+    wait_entries(ben, 1)
+    # Ben's board, with Anna's entry, as if it claimed the change before it; then its parts
+    shown = ben.locator("#stamp").get_attribute("data-change")
+    ben.evaluate("""() => {
+        const stamp = document.querySelector('#stamp'), board = document.querySelector('#board');
+        stamp.dataset.change = String(Number(stamp.dataset.change) - 1);
+        htmx.ajax('GET', `${board.dataset.boardUrl}?since=${stamp.dataset.change}`, {source: board, swap: 'none'});
+    }""")
+    expect(ben.locator("#stamp")).to_have_attribute("data-change", shown)  # the parts came
+    expect(ben.locator("#tray")).to_have_count(1)
+    # and the tray still works: Ben's turn, by the dice
+    throw(ben, [6, 6, 6, 2, 2])
+    ben.click("#tray .option[data-row='F']")
+    wait_entries(anna, 2)
