@@ -322,14 +322,15 @@ NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
 def nginx_config(conf: str, port: int, upstreams: dict[str, int], host: str = "scores.example") -> str:
     """docs/`conf` on plain HTTP (its TLS lines and redirect taken out), listening on `port` of
-    127.0.0.1, each upstream address it names ("127.0.0.1:8000") put on a port of ours."""
+    127.0.0.1, each upstream address it names ("127.0.0.1:8000") put on a port of ours, its logs
+    in the folder nginx runs in."""
     text = (ROOT / "docs" / conf).read_text()
     text = re.sub(r"    server \{\n        listen 80;.*?\n    \}\n\n", "", text, flags=re.S)  # the TLS redirect
     text = "\n".join(line for line in text.splitlines() if "# TLS" not in line)
     text = text.replace(f"server_name {host};", f"listen 127.0.0.1:{port};\n        server_name {host};")
     for address, upstream in upstreams.items():
         text = text.replace(address, f"127.0.0.1:{upstream}")
-    return text
+    return text.replace("/var/log/nginx/", "logs/")
 
 
 def _open_files_to_the_hard_limit() -> None:

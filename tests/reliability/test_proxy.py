@@ -1,6 +1,6 @@
 """docs/nginx.conf in front of the real server (run only where nginx is installed): pages and
-live streams come through, a client that sends its request slowly is cut off, and the limits
-count each phone's own address rather than the proxy's."""
+live streams come through, a client that sends its request slowly is cut off, the limits
+count each phone's own address rather than the proxy's, and what nginx refuses is not logged."""
 
 from __future__ import annotations
 
@@ -126,3 +126,28 @@ def test_a_phone_keeps_its_connection_while_thousands_of_heads_are_half_sent(pro
         for sock in heads:
             sock.close()
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_an_attack_s_refusals_write_nothing_to_the_logs(proxied):
+    """What nginx refuses (429) or cuts off itself (a head sent too slowly, the test before this)
+    is neither an error nor worth a line of the access log: under an attack they come a
+    thousand a second, and two lines each (~350 bytes) fill a small server's disk in a day."""
+    port, server = proxied
+    folder = server.instance.parent / "logs"  # nginx's, beside the server's instance (`proxied`)
+
+    def logged() -> int:
+        return sum(path.stat().st_size for path in folder.glob("*.log"))
+
+    before = logged()
+    statuses: dict[int, int] = {}
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=("127.0.2.50", 0))
+    for _ in range(300):  # as fast as the proxy answers, from one address: 10 a second pass (a burst of 20)
+        connection.request("GET", "/no-such-page", headers={"Host": "scores.example"})
+        response = connection.getresponse()
+        response.read()
+        statuses[response.status] = statuses.get(response.status, 0) + 1
+    connection.close()
+    refused = statuses.get(429, 0)
+    assert refused >= 250, statuses
+    written = logged() - before
+    assert written < 300 * (300 - refused) + 1000, (written, statuses)  # the requests let through: a line each
