@@ -153,7 +153,9 @@ def test_the_parts_of_every_entry_make_the_whole_board(phone, app, log):
     was a whole board for every phone), goes as parts that, applied to the board a phone had,
     make exactly the board it would get whole — for the host, a seat and strangers; also to
     phones that catch up on an entry and its undo at once, on an undo and the entry made
-    instead, or on all three (a table's streams get a message at most every 250 ms)."""
+    instead, or on all three (a table's streams get a message at most every 250 ms). The seat
+    writes every other entry where it may: its rows carry its own Undo and Correct buttons,
+    which the game's end takes away (only the host changes a finished game)."""
     doc = json.loads((LOGS / f"{log}.json").read_text())
     host = phone()
     token = host.open_table(doc["game"], players=doc["players"], **doc["rules"])
@@ -164,12 +166,12 @@ def test_the_parts_of_every_entry_make_the_whole_board(phone, app, log):
     boards = {name: board(viewer, token) for name, viewer in viewers.items()}
     wholes = []
 
-    def check(response, what, *skipped) -> None:
+    def check(response, what, *skipped, writer="host") -> None:
         assert response.status_code == 200, response.get_data(as_text=True)
         for name, viewer in viewers.items():
             if name in skipped:
                 continue
-            message = answered(response) if name == "host" else board(viewer, token, change_of(boards[name]))
+            message = answered(response) if name == writer else board(viewer, token, change_of(boards[name]))
             whole = board(viewer, token)
             if 'data-base="' in message:
                 assert "board-inner" not in message
@@ -179,8 +181,18 @@ def test_the_parts_of_every_entry_make_the_whole_board(phone, app, log):
                 assert same(message) == same(whole)
             boards[name] = whole
 
-    def enter(event):
-        return host.post(f"/t/{token}/entries", {"event": json.dumps(event), "change": str(change_of(boards["host"]))})
+    def enter(event, writer="host"):
+        return viewers[writer].post(f"/t/{token}/entries", {"event": json.dumps(event),
+                                                            "change": str(change_of(boards[writer]))})
+
+    def enter_by_turns(number, event, *skipped):
+        """Every other entry from the seat, where the game lets it write this one."""
+        if number % 2:
+            response = enter(event, "seat")
+            if response.status_code == 200:
+                return check(response, event, *skipped, writer="seat")
+            assert response.status_code == 403, response.get_data(as_text=True)
+        check(enter(event), event, *skipped)
 
     db = store.connect(app.config["DATABASE"], app.extensions["scorekeeper.folds"])
     table = service.by_join_token(db, token)
@@ -188,17 +200,18 @@ def test_the_parts_of_every_entry_make_the_whole_board(phone, app, log):
     for number, event in enumerate(doc["events"]):
         event = {k: v for k, v in event.items() if k not in ("at", "by")}
         if number not in taken_back:
-            check(enter(event), event)
+            enter_by_turns(number, event)
             continue
-        check(enter(event), event, "entry and undo", "all three")
+        enter_by_turns(number, event, "entry and undo", "all three")
         target = service.load(db, service.current_game(db, table["id"])).entries[-1][0].id
         check(host.post(f"/t/{token}/undo", {"target": target, "change": str(change_of(boards["host"]))}),
               ("undo", event), "undo and entry", "all three")
         check(enter(event), ("again", event))
     # every entry and undo goes as parts, to every viewer: the first entry (and its undo) with
     # the host's seat list and the join form of the host and of a phone without a seat, the
-    # last (and its undo) with the settlement (issue 25)
-    assert wholes == []
+    # last (and its undo) with the settlement (issue 25) — but to the seat, whose own entries
+    # the end makes the host's alone to change: the whole board, at the end and its undo
+    assert wholes == [("seat", event), ("seat", ("undo", event)), ("seat", ("again", event))]
 
 
 def test_an_escalero_entry_sends_its_cell_the_totals_and_the_turn(phone):

@@ -135,6 +135,11 @@ def parts(ctx: TableContext, base: int, change: int, tapped: Any = None) -> str 
     if first:
         chosen = [*chosen, *follow_the_first(ctx)]
     if played.finished or any(then.finished for then, _ in undone):  # the end, or an end taken back
+        if ctx.who.seat and not ctx.who.host:
+            # a seat's own entries are its to undo and correct until the end, the host's alone
+            # after it (policy._changing): their buttons, on its cells and history rows, go
+            # with the end and come back when it is taken back — the whole board, once a game
+            return None
         chosen = [*chosen, *(game.ended if game.touched and game.ended is not None else [("game",)]), ("settle",)]
     return render(ctx, change, chosen, base, events, tapped)
 
