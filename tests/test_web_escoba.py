@@ -338,6 +338,12 @@ def test_a_side_without_a_card_loses_at_once(duel, app):
     board = ben.get(f"/t/{token}/board").get_data(as_text=True)
     assert "Anna wins!" in board
     assert "Ben captured no card in round 1" in board
+    # each side's line: the winner's word, and on the phone of the side that says nothing more,
+    # "you" alone (not "· you")
+    needs = re.findall(r'<div class="side-needs muted">(.*?)</div>', board)
+    assert needs == ["wins", '<span class="you">you</span>'], needs
+    needs = re.findall(r'<div class="side-needs muted">(.*?)</div>', anna.get(f"/t/{token}/board").get_data(as_text=True))
+    assert needs == ['wins · <span class="you">you</span>', ""], needs
 
 
 # --- history, undo and host corrections ---------------------------------------------------------------
