@@ -82,7 +82,7 @@ def test_join_by_qr_and_play_live(server, browser, new_phone, tmp_path):
 def test_whole_game_reaches_settlement(server, browser, new_phone):
     """Three columns of three to the settlement at €0.20: the host's phone sends the first 25
     turns, the players tap the last five each (a score, cross-outs that ask once more) and every
-    phone settles."""
+    phone settles; their own cells are the host's to correct then."""
     host = new_phone()
     link = open_table(host, server, players=("Anna", "Ben", "Cleo"), stake="0.20")
     phones = seat(new_phone, host.url, ("Anna", "Ben", "Cleo"))
@@ -107,6 +107,13 @@ def test_whole_game_reaches_settlement(server, browser, new_phone):
     assert "Ben wins" in text
     assert "-€0.20" in text and "€1.60" in text and "-€1.40" in text
     assert "Cleo → Ben" in text and "Anna → Ben" in text
+    # the game over, a player's cells are the host's alone to correct: no longer buttons on
+    # the players' phones (the last entry's parts left them), still on the host's
+    for page in phones.values():
+        page.wait_for_selector(".settle")
+        assert page.locator("#board button[name=fix]").count() == 0
+    host.wait_for_selector(".settle")
+    assert host.locator("#board button[name=fix]").count() == 90
 
 
 def test_two_server_processes_share_live_updates(tmp_path, browser, new_phone):
