@@ -1,6 +1,7 @@
 """docs/nginx.conf in front of the real server (run only where nginx is installed): pages and
 live streams come through, a client that sends its request slowly is cut off, the limits
-count each phone's own address rather than the proxy's, and what nginx refuses is not logged."""
+count each phone's own address rather than the proxy's (yet a pub's phones behind one address join
+at once), and what nginx refuses is not logged."""
 
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ def proxied(tmp_path_factory):
     server.stop()
 
 
-def request(port: int, method: str, path: str, body: dict | None = None, source: str = "127.0.0.1",
+def request(port: int, method: str, path: str, body: dict | list | None = None, source: str = "127.0.0.1",
             cookie: str = "", stream: bool = False) -> tuple[int, dict, str]:
     """(status, headers, body) of one request through the proxy from `source`; of a stream,
     its first bytes only."""
@@ -151,3 +152,34 @@ def test_an_attack_s_refusals_write_nothing_to_the_logs(proxied):
     assert refused >= 250, statuses
     written = logged() - before
     assert written < 300 * (300 - refused) + 1000, (written, statuses)  # the requests let through: a line each
+
+
+def test_a_pub_s_phones_behind_one_address_join_a_table_at_once(proxied):
+    """On the internet a pub's phones share its router's address: four phones opening a table's
+    link at once (its page, its files, its QR code) and taking their seats are all let through,
+    where 10 requests a second with a burst of 20 for everything refused a phone's files
+    (a page without its styles) and its seat."""
+    port, _ = proxied
+    pub = "127.0.2.60"
+    cookie, csrf = session(port, pub)
+    players = [("player", name) for name in ("Anna", "Ben", "Cleo", "Dora")]
+    status, headers, _ = request(port, "POST", "/new/escalero", [("csrf", csrf), *players], source=pub, cookie=cookie)
+    assert status == 303
+    link = urllib.parse.urlsplit(headers["location"]).path
+    statuses = []
+    for name in ("Anna", "Ben", "Cleo", "Dora"):
+        status, headers, page = request(port, "GET", link, source=pub)
+        statuses.append(status)
+        if status != 200:
+            break
+        cookie = headers["set-cookie"].split(";", 1)[0]
+        csrf = re.search(r'name="csrf" content="([^"]+)"', page).group(1)
+        files = re.findall(r'(?:href|src)="(/static/[^"]+)"', page)
+        assert len(files) >= 5, files
+        for path in [*files, f"{link}/qr.svg"]:
+            statuses.append(request(port, "GET", path, source=pub, cookie=cookie)[0])
+        seat = re.search(rf'{{"seat": (\d+)}}[^>]*>{name}<', page)
+        status, _, _ = request(port, "POST", f"{link}/join", {"csrf": csrf, "seat": seat.group(1), "change": ""},
+                               source=pub, cookie=cookie)
+        statuses.append(status)
+    assert statuses.count(303) == 4 and set(statuses) == {200, 303}, statuses  # every page and file, four seats
