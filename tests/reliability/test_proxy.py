@@ -1,7 +1,7 @@
 """docs/nginx.conf in front of the real server (run only where nginx is installed): pages and
 live streams come through, a client that sends its request slowly is cut off, the limits
 count each phone's own address rather than the proxy's (yet a pub's phones behind one address join
-at once), and what nginx refuses is not logged."""
+at once, and watch their live boards while they write), and what nginx refuses is not logged."""
 
 from __future__ import annotations
 
@@ -183,3 +183,34 @@ def test_a_pub_s_phones_behind_one_address_join_a_table_at_once(proxied):
                                source=pub, cookie=cookie)
         statuses.append(status)
     assert statuses.count(303) == 4 and set(statuses) == {200, 303}, statuses  # every page and file, four seats
+
+
+def test_a_pub_s_phones_behind_one_address_hold_their_live_boards_and_still_write(proxied):
+    """A live board is a request held open: counted with the other requests of the address,
+    twenty phones behind a pub's router watching their boards took every one of its 20, and an
+    entry from any of them got a 429. The streams are counted apart (and capped higher)."""
+    port, _ = proxied
+    pub = "127.0.2.70"
+    cookie, csrf = session(port, pub)
+    status, headers, _ = request(port, "POST", "/new/escalero", [("csrf", csrf), ("player", "Anna"), ("player", "Ben")],
+                                 source=pub, cookie=cookie)
+    assert status == 303
+    cookie = headers.get("set-cookie", cookie).split(";", 1)[0]  # the host's
+    link = urllib.parse.urlsplit(headers["location"]).path
+    streams = []
+    try:
+        for _ in range(30):
+            sock = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(pub, 0))
+            sock.sendall(f"GET {link}/live?since=0 HTTP/1.1\r\nHost: scores.example\r\n\r\n".encode())
+            streams.append(sock)
+        assert [sock.recv(12) for sock in streams] == [b"HTTP/1.1 200"] * 30
+        page = request(port, "GET", link, source=pub, cookie=cookie)[2]
+        change = re.search(r'id="stamp"[^>]*data-change="(\d+)"', page).group(1)
+        event = '{"type": "score", "player": "Anna", "column": 1, "row": "6", "value": 18}'
+        status, _, answer = request(port, "POST", f"{link}/entries", {"csrf": csrf, "event": event, "change": change},
+                                    source=pub, cookie=cookie)
+        assert status == 303, answer  # written (a form without htmx goes back to the table)
+        assert 'data-entries="1"' in request(port, "GET", link, source=pub, cookie=cookie)[2]
+    finally:
+        for sock in streams:
+            sock.close()
