@@ -8,14 +8,16 @@ from __future__ import annotations
 import http.client
 import os
 import re
+import shutil
 import socket
+import subprocess
 import time
 import urllib.parse
 
 import pytest
 
 from scorekeeper import service
-from tests.support import NGINX, Nginx, Server, free_port, nginx_config
+from tests.support import NGINX, ROOT, Nginx, Server, free_port, nginx_config
 
 pytestmark = pytest.mark.skipif(not os.path.exists(NGINX), reason="nginx is not installed")
 
@@ -214,3 +216,23 @@ def test_a_pub_s_phones_behind_one_address_hold_their_live_boards_and_still_writ
     finally:
         for sock in streams:
             sock.close()
+
+
+@pytest.mark.parametrize("conf", ["nginx.conf", "nginx-nodes.conf"])
+def test_the_whole_file_with_its_tls_lines_is_one_nginx_takes(conf, tmp_path):
+    """The tests run the files without their TLS lines; a deployer copies them whole. `http2 on`
+    stopped Debian 12's nginx (1.22) from starting."""
+    if not shutil.which("openssl"):
+        pytest.skip("openssl is not installed")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=scores.example",
+                    "-keyout", str(tmp_path / "key.pem"), "-out", str(tmp_path / "cert.pem")],
+                   check=True, capture_output=True)
+    text = (ROOT / "docs" / conf).read_text()
+    text = re.sub(r"/etc/letsencrypt/live/scores\.example/fullchain\.pem", str(tmp_path / "cert.pem"), text)
+    text = re.sub(r"/etc/letsencrypt/live/scores\.example/privkey\.pem", str(tmp_path / "key.pem"), text)
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "nginx.conf").write_text(text.replace("/var/log/nginx/", f"{tmp_path}/logs/"))
+    checked = subprocess.run([NGINX, "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"),
+                              "-g", f"pid {tmp_path}/nginx.pid; error_log {tmp_path}/logs/error.log;"],
+                             capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stderr
