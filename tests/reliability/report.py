@@ -226,6 +226,14 @@ ROWS = [
       R + "test_proxy.py::test_pages_and_live_streams_come_through",
       R + "test_proxy.py::test_a_slow_client_is_cut_off",
       R + "test_proxy.py::test_the_limits_count_the_phone_not_the_proxy"], "moderation", "—"),
+    ("docs/nginx.conf as a pub on the internet meets it: the phones behind the pub's one address "
+     "open a table's link and sit down at once, and enter results while thirty of them watch "
+     "their live boards; what nginx refuses or cuts off itself writes nothing to its logs; the "
+     "files, TLS lines included, start on Debian 12's nginx.",
+     [R + "test_proxy.py::test_a_pub_s_phones_behind_one_address_join_a_table_at_once",
+      R + "test_proxy.py::test_a_pub_s_phones_behind_one_address_hold_their_live_boards_and_still_write",
+      R + "test_proxy.py::test_an_attack_s_refusals_write_nothing_to_the_logs",
+      R + "test_proxy.py::test_the_whole_file_with_its_tls_lines_is_one_nginx_takes"], "moderation", "—"),
 ]
 
 
