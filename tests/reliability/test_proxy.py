@@ -144,7 +144,7 @@ def test_an_attack_s_refusals_write_nothing_to_the_logs(proxied):
     before = logged()
     statuses: dict[int, int] = {}
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=("127.0.2.50", 0))
-    for _ in range(300):  # as fast as the proxy answers, from one address: 10 a second pass (a burst of 20)
+    for _ in range(300):  # as fast as the proxy answers, from one address: 10 a second pass (a burst of 40)
         connection.request("GET", "/no-such-page", headers={"Host": "scores.example"})
         response = connection.getresponse()
         response.read()
