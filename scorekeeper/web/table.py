@@ -104,17 +104,20 @@ def live():
     # gzip as sent: each message deflated alone and stitched into the stream (live.Gzip)
     gzip = Gzip() if "gzip" in request.headers.get("Accept-Encoding", "") else None
     table_id = ctx.table["id"]
+    opened = ctx.token  # the link this stream was opened on
     fresh = None  # the table's seating mark (Hub.marks) as of which `ctx` says who is looking
 
     def send(data: bytes, deflated: bytes) -> bytes:
         return gzip.send(data, deflated) if gzip else data
 
-    def update() -> bytes:
+    def update() -> bytes | None:
         """What changed since `seen`, as this stream sends it: framed and deflated once for
         every stream of its kind (Hub.packed); a message at most every Hub.send_every of the
-        table (web/board.py, `streamed`). Performance (bench/): a function of its own, so
-        that the idle stream's frame keeps no reference to the message (a whole board is ~30
-        KB, and each phone of a table is a kind of its own)."""
+        table (web/board.py, `streamed`); None when the host gave the table a new join link
+        and this phone is neither the host nor seated: its old link no longer shows the table
+        (a removed phone's open page got the new code with the next board). Performance
+        (bench/): a function of its own, so that the idle stream's frame keeps no reference to
+        the message (a whole board is ~30 KB, and each phone of a table is a kind of its own)."""
         nonlocal seen, ctx, fresh
         base = seen
         while True:
@@ -125,6 +128,8 @@ def live():
                 # change nobody's seat: issue 25, hundreds of streams each asking at every one)
                 fresh = seating
                 g.ctx = ctx = live_hub.query(ctx.afresh)
+                if ctx.token != opened and not (ctx.who.host or ctx.who.seat):
+                    return None
             found = boards.streamed(ctx, base or None, change, live_hub)
             if not isinstance(found, float):
                 break
@@ -149,7 +154,11 @@ def live():
                 # a phone past the table's change (its database was restored: store.carry_the_clock)
                 # gets the whole board at once, not silence until the table catches up
                 if change != seen:
-                    yield update()
+                    message = update()
+                    if message is None:  # a new link, and this phone does not follow it
+                        break
+                    yield message
+                    message = None  # not kept by the idle stream's frame (see `update`)
                     # Performance (bench/): an empty piece sends nothing, but makes the WSGI
                     # server's loop let go of the message just sent, which it would otherwise
                     # hold for every idle phone

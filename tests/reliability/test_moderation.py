@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -155,6 +156,48 @@ def test_a_new_join_link_shuts_the_old_one(app, phone):
     follow = anna.get(f"/t/{token}")  # a seated phone is sent on
     assert follow.status_code == 303 and follow.headers["Location"].endswith(f"/t/{new}")
     assert anna.enter(token, F35).status_code == 409  # a write on the old link: reload, it says
+
+
+def streamed(device, token: str, meanwhile) -> str:
+    """What a live stream on `token` sends: its first message, then `meanwhile()`, then all it
+    sends until it ends (a test's stream lasts a second)."""
+    response = device.client.get(f"/t/{token}/live", buffered=False)
+    assert response.status_code == 200
+    text, chunks = "", iter(response.response)
+    try:
+        for chunk in chunks:
+            text += chunk.decode()
+            if re.search(r"id: \d+\n", text):
+                break
+        meanwhile()
+        for chunk in chunks:
+            text += chunk.decode()
+    finally:
+        response.close()
+    return text
+
+
+@pytest.mark.parametrize("viewer", ["host", "seated", "onlooker", "removed"])
+def test_a_new_join_link_reaches_only_the_seated_phones_open_pages(app, phone, viewer):
+    """The host removed a phone and made a new link and code: the phone's open page, still on
+    the old link's live stream, got the new code with the next board (and so did anyone else
+    watching there unseated). Only the host and seated phones are sent on to the new link;
+    another viewer's stream ends without it."""
+    host, anna, ben, onlooker = phone(), phone(), phone(), phone()
+    token = host.open_table("escalero", players=("Anna", "Ben"))
+    anna.join(token, "Anna")
+    ben.join(token, "Ben")
+    assert host.post(f"/t/{token}/seats/{seat_id(app, token, 'Ben')}/remove").status_code == 200
+    onlooker.get(f"/t/{token}")
+    codes = []
+
+    def new_link():
+        moved = host.post(f"/t/{token}/settings", {"new_link": "yes"}, fetch=False)
+        codes.append(service.by_join_token(db_of(app), moved.headers["Location"].rsplit("/", 1)[-1])["code"])
+
+    device = {"host": host, "seated": anna, "onlooker": onlooker, "removed": ben}[viewer]
+    seen = streamed(device, token, new_link)
+    assert (codes[0] in seen) == (viewer in ("host", "seated")), seen[-300:]
 
 
 def test_statistics_are_this_phone_s_and_imported_money_is_not_counted(app, phone):
