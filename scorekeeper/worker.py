@@ -143,7 +143,7 @@ def cap_from_environment(trusted_proxies: int) -> int:
     """The cap: SCOREKEEPER_CONNECTIONS_PER_ADDRESS, else DEFAULT_CAP, and 0 (none) behind a
     trusted proxy, whose address every connection has."""
     value = os.environ.get("SCOREKEEPER_CONNECTIONS_PER_ADDRESS")
-    if value is not None and value.strip().isdigit():
+    if value is not None and value.strip().isascii() and value.strip().isdigit():
         return int(value)
     return 0 if trusted_proxies else DEFAULT_CAP
 
@@ -152,7 +152,7 @@ def streams_from_environment(cap: int) -> int:
     """The cap on one address's live streams: SCOREKEEPER_STREAMS_PER_ADDRESS, else
     DEFAULT_STREAMS; none when connections are not capped (behind a proxy: `cap` 0)."""
     value = os.environ.get("SCOREKEEPER_STREAMS_PER_ADDRESS")
-    if value is not None and value.strip().isdigit():
+    if value is not None and value.strip().isascii() and value.strip().isdigit():
         return int(value)
     return min(DEFAULT_STREAMS, cap) if cap else 0
 
@@ -164,7 +164,7 @@ def link_streams_from_environment(cap: int, trusted_proxies: int = 0) -> int:
     a table's link is ours to bound (issue 25: through docs/nginx.conf, 20 addresses held 400
     streams on one table, each sent every change)."""
     value = os.environ.get("SCOREKEEPER_STREAMS_PER_LINK")
-    if value is not None and value.strip().isdigit():
+    if value is not None and value.strip().isascii() and value.strip().isdigit():
         return int(value)
     return DEFAULT_LINK_STREAMS if cap or trusted_proxies else 0
 

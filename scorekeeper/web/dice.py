@@ -23,6 +23,6 @@ def indexes(values: Any, count: int) -> set[int]:
     found = set()
     for value in values or ():
         value = str(value)
-        if value.isdigit() and int(value) < count:
+        if value.isascii() and value.isdigit() and int(value) < count:
             found.add(int(value))
     return found

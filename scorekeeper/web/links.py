@@ -58,7 +58,7 @@ def _own_port() -> str:
         port = host[len(_name_of(host)) + 1:]
     else:
         port = str(environ.get("SERVER_PORT") or "")
-    if not port.isdigit() or (request.scheme, port) in (("http", "80"), ("https", "443")):
+    if not (port.isascii() and port.isdigit()) or (request.scheme, port) in (("http", "80"), ("https", "443")):
         return ""
     return f":{port}"
 

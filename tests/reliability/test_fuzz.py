@@ -725,6 +725,13 @@ def test_faults_found_by_fuzzing_stay_fixed(world, figures):
                          host.get(f"/t/{e['token']}/board?since={since}")):
             assert response.status_code == 200 and b"board" in response.get_data(), response.status_code
         figures.add(SECTION, "regressions_checked")
+    # "²" is a digit to str.isdigit() but not to int(): as a board's change it gave a correction
+    # a 500 (ValueError); the dice a tray keeps, and a poll's change, are read the same way
+    response = host.post(f"/t/{e['token']}/correct", {"target": "0", "idem": "", "change": "²"})
+    assert 400 <= response.status_code < 500 and readable(response), response.status_code
+    for response in (host.get(f"/t/{e['token']}/board?since=²"), host.get(f"/t/{e['token']}/tray?keep=²")):
+        assert response.status_code == 200, response.status_code
+    figures.add(SECTION, "regressions_checked")
     assert snapshot(world["database"]) == before
     log = json.loads((LOGS / "escoba" / "two-players-to-21.json").read_text())
     for value in (10 ** 30, {"when": "now"}, ["Anna"]):  # at/by/note that are not text: was a traceback

@@ -151,7 +151,7 @@ def score():
         side, column, row = cell
         event: dict[str, Any] = {"type": "score", "column": column, "row": row.value}
         if value:
-            if not value.isdigit() or len(value) > 4:
+            if not (value.isascii() and value.isdigit()) or len(value) > 4:
                 raise service.Refused("Tap one of the values.", 400)
             event["value"] = int(value)
         if len(dice) == 5:

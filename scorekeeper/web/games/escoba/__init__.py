@@ -443,7 +443,7 @@ def parse_cards(text: str, limit: int = 40) -> list[Card]:
     cards: list[Card] = []
     for code in (text or "").split(",")[:limit]:
         code = code.strip().lower()
-        if len(code) < 2 or code[-1] not in SUIT_CODES or not code[:-1].isdigit():
+        if len(code) < 2 or code[-1] not in SUIT_CODES or not (code.isascii() and code[:-1].isdigit()):
             continue
         try:
             card = Card(int(code[:-1]), SUIT_CODES[code[-1]])

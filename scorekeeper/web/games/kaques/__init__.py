@@ -356,7 +356,7 @@ def tray_view(ctx, args) -> Tray | None:
             next_risk = chance(after.free) if after else None
     opened = bool(args.get("open") or dice or view.throws)
     points = str(args.get("points", ""))[:6]
-    return Tray(opened, dice, phase, kept, keep_points, after, next_risk, points if points.isdigit() else "")
+    return Tray(opened, dice, phase, kept, keep_points, after, next_risk, points if points.isascii() and points.isdigit() else "")
 
 
 def _kaques_game(ctx) -> service.Played:
