@@ -116,7 +116,8 @@ def metrics_folder(instance: str) -> str:
     from .worker import process_alive
 
     for name in os.listdir(instance):
-        if name.startswith(".metrics-") and name[9:].isascii() and name[9:].isdigit() and not process_alive(int(name[9:])):
+        pid = name[9:]
+        if name.startswith(".metrics-") and pid.isascii() and pid.isdigit() and not process_alive(int(pid)):
             shutil.rmtree(os.path.join(instance, name), ignore_errors=True)
     folder = os.path.join(instance, f".metrics-{os.getpid()}")
     shutil.rmtree(folder, ignore_errors=True)

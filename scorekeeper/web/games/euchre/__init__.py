@@ -15,7 +15,7 @@ from ....games import euchre
 from ....games.base import RuleError
 from ...context import table_blueprint
 from ...i18n import pgettext
-from ...writes import answer, board, idem
+from ...writes import answer, board, digits, idem
 from .. import Screen
 
 bp = table_blueprint("euchre", __name__)
@@ -191,7 +191,7 @@ def tray_view(ctx, args) -> Tray | None:
         word = "march" if tricks == euchre.TRICKS else "made" if tricks >= 3 else "euchred"
         choices.append(Choice(tricks, teams[0], next(iter(scores.values())), tuple(teams[1:]), word))
     tricks = args.get("tricks")
-    tricks = int(tricks) if isinstance(tricks, str) and tricks.isascii() and tricks.isdigit() and int(tricks) <= euchre.TRICKS else None
+    tricks = int(tricks) if isinstance(tricks, str) and digits(tricks) and int(tricks) <= euchre.TRICKS else None
     score, ends = None, False
     if tricks is not None:
         chosen = choices[tricks]

@@ -22,7 +22,7 @@ from ....games.kaques import CALLED, Call, TurnState
 from ...context import table_blueprint
 from ...i18n import number
 from ...dice import indexes, read_dice
-from ...writes import answer, board, field, idem, number_field
+from ...writes import answer, board, digits, field, idem, number_field
 from .. import Screen
 
 bp = table_blueprint("kaques", __name__)
@@ -356,7 +356,7 @@ def tray_view(ctx, args) -> Tray | None:
             next_risk = chance(after.free) if after else None
     opened = bool(args.get("open") or dice or view.throws)
     points = str(args.get("points", ""))[:6]
-    return Tray(opened, dice, phase, kept, keep_points, after, next_risk, points if points.isascii() and points.isdigit() else "")
+    return Tray(opened, dice, phase, kept, keep_points, after, next_risk, points if digits(points) else "")
 
 
 def _kaques_game(ctx) -> service.Played:
