@@ -139,21 +139,27 @@ def rate_from_environment(trusted_proxies: int) -> tuple[float, float]:
     return (0.0, 0.0) if trusted_proxies else DEFAULT_RATE
 
 
+def _whole_number(name: str) -> int | None:
+    """An environment variable's whole number (the digits 0-9 only), when it holds one."""
+    value = (os.environ.get(name) or "").strip()
+    return int(value) if value.isascii() and value.isdigit() else None
+
+
 def cap_from_environment(trusted_proxies: int) -> int:
     """The cap: SCOREKEEPER_CONNECTIONS_PER_ADDRESS, else DEFAULT_CAP, and 0 (none) behind a
     trusted proxy, whose address every connection has."""
-    value = os.environ.get("SCOREKEEPER_CONNECTIONS_PER_ADDRESS")
-    if value is not None and value.strip().isascii() and value.strip().isdigit():
-        return int(value)
+    value = _whole_number("SCOREKEEPER_CONNECTIONS_PER_ADDRESS")
+    if value is not None:
+        return value
     return 0 if trusted_proxies else DEFAULT_CAP
 
 
 def streams_from_environment(cap: int) -> int:
     """The cap on one address's live streams: SCOREKEEPER_STREAMS_PER_ADDRESS, else
     DEFAULT_STREAMS; none when connections are not capped (behind a proxy: `cap` 0)."""
-    value = os.environ.get("SCOREKEEPER_STREAMS_PER_ADDRESS")
-    if value is not None and value.strip().isascii() and value.strip().isdigit():
-        return int(value)
+    value = _whole_number("SCOREKEEPER_STREAMS_PER_ADDRESS")
+    if value is not None:
+        return value
     return min(DEFAULT_STREAMS, cap) if cap else 0
 
 
@@ -163,9 +169,9 @@ def link_streams_from_environment(cap: int, trusted_proxies: int = 0) -> int:
     unless that is because a proxy is in front: the proxy caps each address's connections, but
     a table's link is ours to bound (issue 25: through docs/nginx.conf, 20 addresses held 400
     streams on one table, each sent every change)."""
-    value = os.environ.get("SCOREKEEPER_STREAMS_PER_LINK")
-    if value is not None and value.strip().isascii() and value.strip().isdigit():
-        return int(value)
+    value = _whole_number("SCOREKEEPER_STREAMS_PER_LINK")
+    if value is not None:
+        return value
     return DEFAULT_LINK_STREAMS if cap or trusted_proxies else 0
 
 

@@ -15,7 +15,7 @@ from ....games.base import RuleError, number
 from ...context import table_blueprint
 from ...dice import read_dice
 from ...i18n import _, localize, pgettext
-from ...writes import answer, board, field, idem
+from ...writes import answer, board, digits, field, idem
 from .. import Screen
 
 bp = table_blueprint("escalero", __name__)
@@ -151,7 +151,7 @@ def score():
         side, column, row = cell
         event: dict[str, Any] = {"type": "score", "column": column, "row": row.value}
         if value:
-            if not (value.isascii() and value.isdigit()) or len(value) > 4:
+            if not digits(value) or len(value) > 4:
                 raise service.Refused("Tap one of the values.", 400)
             event["value"] = int(value)
         if len(dice) == 5:

@@ -14,7 +14,7 @@ from ....games.base import RuleError, Text
 from ....games.escoba import DECK, Card, Counts, Points, Suit
 from ...context import TableContext, table_blueprint
 from ...i18n import _, ngettext, pgettext, say, translate
-from ...writes import answer, board, field, fragment, idem, number_field
+from ...writes import answer, board, digits, field, fragment, idem, number_field
 from .. import Screen
 
 bp = table_blueprint("escoba", __name__)
@@ -443,7 +443,7 @@ def parse_cards(text: str, limit: int = 40) -> list[Card]:
     cards: list[Card] = []
     for code in (text or "").split(",")[:limit]:
         code = code.strip().lower()
-        if len(code) < 2 or code[-1] not in SUIT_CODES or not (code.isascii() and code[:-1].isdigit()):
+        if len(code) < 2 or code[-1] not in SUIT_CODES or not digits(code[:-1]):
             continue
         try:
             card = Card(int(code[:-1]), SUIT_CODES[code[-1]])
