@@ -70,6 +70,12 @@ class Viewer:
         return not self.read_only and (self.host or bool(self.seat and not self.waiting))
 
     @property
+    def follows_a_new_link(self) -> bool:
+        """The host and seated phones (let in or waiting) are sent on to a table's new join
+        link; to anyone else the old one no longer shows the table."""
+        return self.host or bool(self.seat)
+
+    @property
     def label(self) -> str | None:
         """What the history calls this writer: the seat's name, or the host."""
         return self.name or ("host" if self.host else None)

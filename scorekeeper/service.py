@@ -727,7 +727,7 @@ def moved_to(db: sqlite_utils.Database, old_token: str, device: str) -> dict | N
         return None
     table = db["tables"].get(rows[0][0])
     who = viewer(db, table, device)
-    return table if who.host or who.seat else None
+    return table if who.follows_a_new_link else None
 
 
 def _seat_of(db, table, seat_id, refused: Refused) -> dict:

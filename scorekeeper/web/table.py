@@ -128,7 +128,7 @@ def live():
                 # change nobody's seat: issue 25, hundreds of streams each asking at every one)
                 fresh = seating
                 g.ctx = ctx = live_hub.query(ctx.afresh)
-                if ctx.token != opened and not (ctx.who.host or ctx.who.seat):
+                if ctx.token != opened and not ctx.who.follows_a_new_link:
                     return None
             found = boards.streamed(ctx, base or None, change, live_hub)
             if not isinstance(found, float):
