@@ -83,14 +83,23 @@ class Write:
 
     @cached_property
     def played(self) -> Played:
-        return load(self.db, self.game, remember=not self._wrote)
+        # Performance (issue 25): a game not in the fold cache, or to be folded whole again (a
+        # correction another process made), is folded without the write lock — every table's
+        # writes waited 30–70 ms for a game of 2,000 events — and the write is tried again
+        # (`Deferred`); a fold of the cache's (an entry or an undo since) is a step or two
+        played = load(self.db, self.game, remember=not self._wrote, whole=not self.may_defer or self._wrote)
+        if played is None:
+            game = self.game
+            raise Deferred(lambda: load(self.db, game))
+        return played
 
     def reload(self) -> None:
         for name in ("game", "played"):
             self.__dict__.pop(name, None)
 
     def event(self, kind: str, payload: dict | None = None, target: int | None = None) -> int:
-        """Append an entry, undo or correction to the current game."""
+        """Append an entry, undo or correction to the current game: all its write changes (a
+        write that appends events leaves the table and its seats as they were: `Committed`)."""
         who = self.who
         row = {"game_id": self.game["id"], "kind": kind,
                "payload": json.dumps(payload) if payload is not None else None, "target": target,
@@ -214,11 +223,7 @@ def write(db: sqlite_utils.Database, table: dict | None, who: Viewer | None,
     change instead); every change is noted for the live streams of every worker, with who made
     it and whether it changed the game."""
     key = f"{who.device}:{idem}" if idem and who else None
-    if table is not None and not db.conn.in_transaction:
-        # Performance (issue 25): the game is folded before the write lock is taken, letting
-        # the worker's other requests run (`load`), so that the fold inside is the cache's: a
-        # game of 2,000 events folded inside held every table's writes for 30–70 ms
-        load(db, current_game(db, table["id"]))
+    db.committed = None
     for attempt in range(WRITE_ATTEMPTS):
         try:
             with immediate(db):
@@ -235,19 +240,33 @@ def write(db: sqlite_utils.Database, table: dict | None, who: Viewer | None,
                 change = Write(db, table, who, key, may_defer=attempt < WRITE_ATTEMPTS - 1)
                 answer = work(change)
                 if change.table is not None:
-                    changed(db, change.table["id"], change.events[0] if len(change.events) == 1 else None,
-                            who.device if who else None, change.game_changed)
+                    number = changed(db, change.table["id"], change.events[0] if len(change.events) == 1 else None,
+                                     who.device if who else None, change.game_changed)
             # committed: the game as the entry left it is the fold the answer and the live
             # updates read (issue 26: not read again and its entry applied a second time)
+            after = None
             if change.after is not None and change.events == [change.after[1].id]:
                 before, recorded, state = change.after
                 after = before.followed_by(recorded, state)
                 db.folds.put(after.row["id"], after, after.size)
+            if change.table is not None:
+                db.committed = Committed(change.table["id"], number, tuple(change.kinds), after)
             metrics.wrote(change.kinds)
             return answer
         except Deferred as deferred:  # rolled back: the long check runs without the lock, then again
             deferred.check()
     raise AssertionError("the last attempt defers nothing")
+
+
+@dataclass(frozen=True)
+class Committed:
+    """What a connection's last write committed (`Database.committed`), for its answer
+    (web/writes.answer) to show without reading it again (issue 26)."""
+
+    table_id: int
+    change: int  # the change it made (`changes.id`)
+    kinds: tuple[str, ...]  # the events it appended: entries, undos, corrections, and nothing else (`Write.event`)
+    played: Played | None  # the game as it left it, when the write kept it (one entry)
 
 
 WRITE_ATTEMPTS = 3  # a write whose long check was made outside the lock (`Deferred`) is tried again
@@ -1007,9 +1026,10 @@ def _fold_size(history: Iterable[Recorded], header: str, pace: Callable[[], None
     return FOLD_BASE_BYTES + FOLD_BYTES_PER_JSON_BYTE * (payload + len(header))
 
 
-def load(db: sqlite_utils.Database, game_row: dict, remember: bool = True) -> Played:
+def load(db: sqlite_utils.Database, game_row: dict, remember: bool = True, whole: bool = True) -> Played | None:
     """The game folded from its events, from the database's fold cache when it is up to date.
-    `remember=False` inside a transaction that wrote events: its fold must not outlive a rollback."""
+    `remember=False` inside a transaction that wrote events: its fold must not outlive a rollback;
+    `whole=False`: None rather than folding all its events (`Write.played`)."""
     last = db.execute("SELECT coalesce(max(id), 0) FROM events WHERE game_id = ?",
                       [game_row["id"]]).fetchone()[0]
     drafts = db.execute("SELECT payload, by, at FROM drafts WHERE game_id = ? AND payload IS NOT NULL",
@@ -1050,6 +1070,8 @@ def load(db: sqlite_utils.Database, game_row: dict, remember: bool = True) -> Pl
                          size=cached.size + _fold_size(history, "") - FOLD_BASE_BYTES)
         metrics.fold("partial")
     else:
+        if not whole:
+            return None
         if since:  # the whole history, then
             history = history_of(db, game_row["id"], 0, last, cooperative)
         played = replace(fold(game_row, history, last, cooperative), draft=draft)

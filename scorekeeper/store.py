@@ -137,6 +137,7 @@ class Database(sqlite_utils.Database):
         self.folds = folds if folds is not None else FoldCache()
         self.limits = limits or {}  # kind -> service.Limit, where the app sets its own
         self.node = node  # the node this database is ("": the only one), named in its tables' links and codes
+        self.committed: Any = None  # what its last write committed (service.Committed), for that write's answer
 
 
 @migrations()

@@ -9,6 +9,7 @@ import re
 
 from scorekeeper import service, store
 from scorekeeper.web.context import TableContext
+from scorekeeper.web.db import get_db
 from scorekeeper.gamelog import FORMAT, read_header
 from scorekeeper.games.escalero import allowed_values
 
@@ -189,3 +190,45 @@ def test_a_context_tells_what_kind_of_viewer_it_is_once(app, phone, monkeypatch)
         assert ctx.kind == ctx.kind == "board:de-AT"
     assert len(asked) == 1
     db.conn.close()
+
+
+
+def test_a_game_not_in_the_fold_cache_is_folded_without_the_write_lock(phone, app, monkeypatch):
+    """The write folds a game it does not have (a new worker, an evicted fold, a correction
+    another process made) with the write lock let go, then tries again (issue 25: a game of
+    2,000 events folded inside held every table's writes); a fold it has only catches up."""
+    host, token = entered(phone, 6)
+    db = store.connect(app.config["DATABASE"], app.extensions["scorekeeper.folds"])
+    locked, real = [], service.fold
+
+    def fold(*args, **kwargs):
+        locked.append(db.conn.in_transaction)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(service, "fold", fold)
+    app.extensions["scorekeeper.folds"].clear()
+    table = service.by_join_token(db, token)
+    who = service.viewer(db, table, table["host_device"])
+    service.submit(db, table, who, cells(8)[6])
+    assert locked == [False]  # once, outside the lock, and the write then found it
+    service.submit(db, table, who, cells(8)[7])
+    assert locked == [False]  # the cache's fold, one entry on
+    assert len(service.load(db, service.current_game(db, table["id"])).entries) == 8
+
+
+def test_an_entry_s_answer_shows_the_game_as_the_write_left_it_reading_nothing_again(phone, app):
+    """Issue 26: the answer to an entry is made from the change and the game its write
+    committed: the table, the seat, the game and the table's last change are not read again."""
+    host, token = entered(phone, 4)
+    change = host.board_change(token)
+    statements = []
+    with app.app_context():  # the next request's connection (web/db.py: the idle ones are kept)
+        get_db().conn.set_trace_callback(statements.append)
+    response = host.enter(token, cells(5)[4], change=change)
+    assert response.status_code == 200
+    after = statements[statements.index("COMMIT") + 1:]
+    assert after and not [s for s in after if re.search(r"FROM (tables|seats|bans|games|drafts)\b|max\(id\)", s)]
+    db = store.connect(app.config["DATABASE"])
+    html = response.get_data(as_text=True)
+    assert f'data-change="{store.last_change(db, service.by_join_token(db, token)["id"])}"' in html
+    assert re.search(r'<li id="h\d+" class="entry">', html)  # its row on top of the history

@@ -286,21 +286,24 @@ ID = re.compile(r'<[a-z]+\b[^>]*?\sid="([^"]+)"')
 SPACE = re.compile(r"\s*\n\s*|  +(?=<)")  # no <pre> or <textarea> on a board: a line break, or spaces before a tag, is one space
 
 
-def message(ctx: TableContext, base: int | None, hub, tapped: Any = None) -> tuple[str, int]:
+def message(ctx: TableContext, base: int | None, hub, tapped: Any = None, done: Any = None) -> tuple[str, int]:
     """What a phone whose board shows `base` (None: unknown) needs now, and the change it
     brings the board to, answering its own request (a write's answer, polling): read with the
     request's own connection, never the live streams' shared one (`Hub.query`: issue 25, an
     honest entry's answer waited 100–300 ms in line behind the streams of an attacker's table);
     made once per process for every phone of one kind, and never waiting for a stream making
-    the same (with `tapped`, an answer's own tray: for this phone alone)."""
+    the same (with `tapped`, an answer's own tray: for this phone alone). `done`: the write
+    this answers (service.Committed), whose change and game it shows rather than the table's
+    last."""
     db = ctx.db
-    change = store.last_change(db, ctx.table["id"])
+    change = store.last_change(db, ctx.table["id"]) if done is None else done.change
+    played = done.played if done is not None else None
 
     def render_whole() -> str:
-        return whole(ctx.again(db), change, tapped, ANSWER_SLICE)
+        return whole(ctx.again(db, played), change, tapped, ANSWER_SLICE)
 
     def render_parts() -> str:
-        return parts(ctx.again(db), base, change, tapped) or render_whole()
+        return parts(ctx.again(db, played), base, change, tapped) or render_whole()
 
     behind = base is not None and base < change
     if tapped:

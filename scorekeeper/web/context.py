@@ -55,9 +55,13 @@ class TableContext:
             abort(redirect(request.full_path.rstrip("?").replace(f"/t/{token}", f"/t/{moved['join_token']}", 1), 303))
         return cls(db, table, service.viewer(db, table, device_id()), link)
 
-    def again(self, db) -> TableContext:
-        """The same table and viewer, folded afresh from `db` (after a write, or for a live update)."""
-        return TableContext(db, self.table, self.who, self.link)
+    def again(self, db, played: service.Played | None = None) -> TableContext:
+        """The same table and viewer, folded afresh from `db` (after a write, or for a live
+        update), or showing `played` (the game as a write left it)."""
+        ctx = TableContext(db, self.table, self.who, self.link)
+        if played is not None:
+            ctx.__dict__.update(game_row=played.row, played=played)
+        return ctx
 
     def afresh(self, db=None) -> TableContext:
         """The table and who is looking as they stand now (after a write; for each message of a

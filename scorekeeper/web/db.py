@@ -27,6 +27,7 @@ def close_db(_error=None) -> None:
         # Performance (bench/): a finished request's connection waits for the next request
         # (opening one costs more than many an entry's queries); still one per request at a time
         idle = current_app.extensions.setdefault("scorekeeper.idle_db", [])
+        db.committed = None  # a write's, told to its own answer alone
         if db.conn.in_transaction or len(idle) >= 16:
             db.conn.close()
         else:

@@ -71,10 +71,16 @@ def answer(tapped: Any = None) -> Response:
     the parts the write touched, or the whole board — as htmx partials; a plain form gets the
     table page again. `tapped`: what the phone's tray shows next (a throw taken back: its dice),
     rendered for this answer alone."""
-    g.ctx = ctx = g.ctx.afresh()  # a seat let in, a new link: the answer's URLs and buttons follow
+    ctx, done = g.ctx, g.ctx.db.committed
+    if done is None or done.table_id != ctx.table["id"] or not done.kinds:
+        g.ctx = ctx = ctx.afresh()  # a seat let in, a new link: the answer's URLs and buttons follow
+        done = None
+    # else an entry, undo or correction: the table and who is looking stand as they were, and
+    # the answer brings the board to the change the write made, with the game as it left it
+    # (issue 26: not read again); anything after it comes live
     hub().notify(ctx.table["id"])
     if request.htmx:
-        return fragment(boards.message(ctx, board(), hub(), tapped)[0])
+        return fragment(boards.message(ctx, board(), hub(), tapped, done)[0])
     return redirect(url_for("table.table"), 303)
 
 
