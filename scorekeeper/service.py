@@ -98,8 +98,9 @@ class Write:
             self.__dict__.pop(name, None)
 
     def event(self, kind: str, payload: dict | None = None, target: int | None = None) -> int:
-        """Append an entry, undo or correction to the current game: all its write changes (a
-        write that appends events leaves the table and its seats as they were: `Committed`)."""
+        """Append an entry, undo or correction to the current game. A write that appends events
+        changes the game alone (its draft at most besides), never the table or its seats: its
+        answer relies on it (`Committed`)."""
         who = self.who
         row = {"game_id": self.game["id"], "kind": kind,
                "payload": json.dumps(payload) if payload is not None else None, "target": target,
@@ -265,7 +266,7 @@ class Committed:
 
     table_id: int
     change: int  # the change it made (`changes.id`)
-    kinds: tuple[str, ...]  # the events it appended: entries, undos, corrections, and nothing else (`Write.event`)
+    kinds: tuple[str, ...]  # the events it appended: with any, it changed the game alone (`Write.event`)
     played: Played | None  # the game as it left it, when the write kept it (one entry)
 
 
