@@ -35,6 +35,7 @@
   const shown = () => Number($("#stamp")?.dataset.change ?? -1);
   document.addEventListener("htmx:before:swap", (e) => {
     const {ctx} = e.detail;
+    if (later(ctx)) { e.preventDefault(); return; }  // a proxy's page is no part of a board
     // a tray's answer is for the fields it was asked with: typed or tapped on since, they stand
     if (ctx.sourceElement?.id === "tray" && ctx.request.method === "GET") {
       const fields = (pairs) => [...pairs].filter(([name]) => name !== "change").map(String).sort().join("&");
@@ -110,12 +111,36 @@
     keep([...kept(), ctx.kept]);
   });
   document.addEventListener("htmx:after:request", (e) => {
-    // a write the server took: a refusal shown before has had its say
-    if (e.detail.ctx.request.method === "POST" && e.detail.ctx.response?.status < 300) $("#message")?.replaceChildren();
-    const item = e.detail.ctx.kept;
+    const {ctx} = e.detail;
+    if (later(ctx)) { busy(ctx); return; }  // a write refused for now stays kept: sent again
+    // a write the server took: a refusal shown before has had its say (and "busy", once through)
+    if (ctx.request.method === "POST" && ctx.response?.status < 300) $("#message")?.replaceChildren();
+    else if (ctx.response?.status < 300) $("#message [data-busy]")?.remove();
+    const item = ctx.kept;
     if (item) keep(kept().filter((i) => i.idem !== item.idem));
     if (live) net("live");
   });
+  // A 429 or 503 that is not the app's own refusal (which brings its words: HX-Retarget) is a
+  // limit in front of it saying "not now" — nginx's per address, the worker's caps — with no
+  // words a phone shows (a pub's phones behind one router, tapping fast, lost entries so): the
+  // phone says it is busy, its write stays kept (sent again), its tray is asked for again, and
+  // a tap of another kind is to be made again
+  const later = (ctx) => [429, 503].includes(ctx?.response?.status) && !ctx.response.headers.get("HX-Retarget");
+  function busy(ctx) {
+    const tray = ctx.sourceElement?.id === "tray" && ctx.request.method === "GET";
+    const words = ctx.kept || tray ? "busy" : ctx.request.method === "POST" ? "busyAgain" : "";
+    const area = $("#message");
+    if (words && area?.dataset[words] && !$("[data-busy]", area)) {  // (not a tap, polling: it asks again)
+      const say = document.createElement("p");
+      Object.assign(say, {className: "message", textContent: area.dataset[words]});
+      say.setAttribute("role", "alert");
+      say.dataset.busy = "";
+      area.replaceChildren(say);
+    }
+    if (!tray) return;
+    const wait = Math.min(5, Number(ctx.response.headers.get("Retry-After")) || 1);
+    setTimeout(() => $("#tray") && htmx.trigger($("#tray"), "change"), wait * 1000);
+  }
   document.addEventListener("htmx:finally:request", (e) => { if (e.detail.ctx?.kept) going.delete(e.detail.ctx.kept.idem); });
   document.addEventListener("htmx:error", (e) => { if (e.detail.ctx?.kept && !e.detail.ctx.response) net("offline"); });
   let sending = false;

@@ -1,0 +1,80 @@
+"""A limit in front of the app refuses a phone "for now": nginx's per address (docs/nginx.conf:
+a pub's phones behind one router, tapping fast) or the worker's caps (scorekeeper/worker.py).
+Their 429 carries no words a phone shows, and a refused entry was dropped from the phone's
+queue without a sign: the player's tap was lost. Now the phone says it is busy, in its
+language, keeps the entry pending and sends it again; a refused tray is asked for again."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from scorekeeper.worker import TOO_FAST
+
+from .conftest import open_table, seat
+from .test_turn import throw, wait_entries
+
+NGINX_429 = ("<html>\r\n<head><title>429 Too Many Requests</title></head>\r\n<body>\r\n"
+             "<center><h1>429 Too Many Requests</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n")
+WORKER_429 = TOO_FAST.split(b"\r\n\r\n", 1)[1].decode()  # the worker's own: plain words, Retry-After: 5
+
+
+def refuse_once(page, path: re.Pattern, method: str, body: str, headers: dict) -> list[str]:
+    """The next `method` request to `path` is answered as the limit answers it; the URLs refused."""
+    refused: list[str] = []
+
+    def handle(route):
+        if route.request.method == method and not refused:
+            refused.append(route.request.url)
+            route.fulfill(status=429, body=body, headers=headers)
+        else:
+            route.continue_()
+
+    page.route(path, handle)
+    return refused
+
+
+def test_an_entry_refused_for_now_stays_pending_says_so_and_goes_through(server, new_phone):
+    link = open_table(new_phone(), server, "yatzy", ("Anna", "Ben"))
+    anna, ben = seat(new_phone, link, ("Anna", "Ben"), locale="de-DE").values()
+    throw(anna, [1, 1, 1, 2, 3])
+    refused = refuse_once(anna, re.compile(r"/yatzy/score$"), "POST", WORKER_429,
+                          {"Content-Type": "text/plain; charset=utf-8", "Retry-After": "5"})
+    anna.click("#tray button.option[data-box='1']")
+    expect(anna.locator("#message")).to_contain_text("Gerade viel los")  # de: busy, it goes through
+    expect(anna.locator("#y0-1.pending")).to_have_count(1)
+    assert "Too many requests" not in anna.inner_text("body")
+    wait_entries(ben, 1)  # sent again by the phone, without another tap, and counted once
+    wait_entries(anna, 1)
+    expect(anna.locator("#message")).to_be_empty()
+    assert refused and ben.inner_text("#y0-1") == "3" and anna.locator("#y0-1.pending").count() == 0
+
+
+def test_a_tray_refused_for_now_is_asked_for_again(server, new_phone):
+    link = open_table(new_phone(), server, "yatzy", ("Anna", "Ben"))
+    anna = seat(new_phone, link, ("Anna",), locale="es-ES")["Anna"]
+    for face in (1, 1, 1, 2):
+        anna.click(f"#tray [data-face='{face}']")
+    anna.wait_for_function("() => document.querySelector('#tray input[name=dice]').defaultValue === '1,1,1,2'")
+    refused = refuse_once(anna, re.compile(r"/tray\?"), "GET", NGINX_429, {"Content-Type": "text/html"})
+    anna.click("#tray [data-face='3']")
+    expect(anna.locator("#message")).to_contain_text("Mucho tráfico")
+    assert "nginx" not in anna.inner_text("#tray")  # the proxy's page is no part of the tray
+    anna.wait_for_selector("#tray .tray-options[data-for='1,1,1,2,3'] .option")  # asked again
+    expect(anna.locator("#message")).to_be_empty()
+    assert len(refused) == 1
+
+
+def test_a_tap_that_is_no_entry_refused_for_now_asks_for_another(server, new_phone):
+    """Sitting down is not kept to be sent again: the phone says to tap again, and that tap works."""
+    link = open_table(new_phone(), server, "yatzy", ("Anna", "Ben"))
+    ben = new_phone(locale="pl-PL")
+    ben.goto(link)
+    refused = refuse_once(ben, re.compile(r"/join$"), "POST", NGINX_429, {"Content-Type": "text/html"})
+    ben.click("#join button:has-text('Ben')")
+    expect(ben.locator("#message")).to_contain_text("Stuknij ponownie")
+    ben.click("#join button:has-text('Ben')")
+    ben.wait_for_selector("#join", state="detached")
+    expect(ben.locator("#message")).to_be_empty()
+    assert len(refused) == 1
