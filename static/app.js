@@ -120,12 +120,14 @@
     if (item) keep(kept().filter((i) => i.idem !== item.idem));
     if (live) net("live");
   });
-  // A 429 or 503 that is not the app's own refusal (which brings its words: HX-Retarget) is a
-  // limit in front of it saying "not now" — nginx's per address, the worker's caps — with no
-  // words a phone shows (a pub's phones behind one router, tapping fast, lost entries so): the
-  // phone says it is busy, its write stays kept (sent again), its tray is asked for again, and
-  // a tap of another kind is to be made again
-  const later = (ctx) => [429, 503].includes(ctx?.response?.status) && !ctx.response.headers.get("HX-Retarget");
+  // An answer the app did not give — a limit in front of it saying "not now" (429: nginx's per
+  // address, the worker's caps), or the server not answering (502, 503, 504; 408: the request
+  // was too slow) — has no words a phone shows (the app's own refusals bring theirs: HX-Retarget,
+  // and are final), and an entry refused so was dropped without a sign (a pub's phones behind one
+  // router, tapping fast; a server restarting behind nginx): the phone says its tap is not
+  // through yet, keeps its write (sent again), asks for its tray again, and asks for another tap
+  const later = (ctx) => [408, 429, 502, 503, 504].includes(ctx?.response?.status)
+    && !ctx.response.headers.get("HX-Retarget");
   function busy(ctx) {
     const tray = ctx.sourceElement?.id === "tray" && ctx.request.method === "GET";
     const words = ctx.kept || tray ? "busy" : ctx.request.method === "POST" ? "busyAgain" : "";
@@ -138,7 +140,7 @@
       area.replaceChildren(say);
     }
     if (!tray) return;
-    const wait = Math.min(5, Number(ctx.response.headers.get("Retry-After")) || 1);
+    const wait = Math.min(5, Number(ctx.response.headers.get("Retry-After")) || (ctx.response.status === 429 ? 1 : 3));
     setTimeout(() => $("#tray") && htmx.trigger($("#tray"), "change"), wait * 1000);
   }
   document.addEventListener("htmx:finally:request", (e) => { if (e.detail.ctx?.kept) going.delete(e.detail.ctx.kept.idem); });

@@ -1,13 +1,15 @@
-"""A limit in front of the app refuses a phone "for now": nginx's per address (docs/nginx.conf:
-a pub's phones behind one router, tapping fast) or the worker's caps (scorekeeper/worker.py).
-Their 429 carries no words a phone shows, and a refused entry was dropped from the phone's
-queue without a sign: the player's tap was lost. Now the phone says it is busy, in its
-language, keeps the entry pending and sends it again; a refused tray is asked for again."""
+"""An answer the app did not give refuses a phone "for now": a limit in front of it (nginx's per
+address, docs/nginx.conf: a pub's phones behind one router, tapping fast; the worker's caps,
+scorekeeper/worker.py) or nginx with the server restarting behind it (502). None carries words
+a phone shows, and a refused entry was dropped from the phone's queue without a sign: the
+player's tap was lost. Now the phone says the tap is not through yet, in its language, keeps
+the entry pending and sends it again; a refused tray is asked for again."""
 
 from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.worker import TOO_FAST
@@ -15,19 +17,20 @@ from scorekeeper.worker import TOO_FAST
 from .conftest import open_table, seat
 from .test_turn import throw, wait_entries
 
-NGINX_429 = ("<html>\r\n<head><title>429 Too Many Requests</title></head>\r\n<body>\r\n"
-             "<center><h1>429 Too Many Requests</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n")
+NGINX = ("<html>\r\n<head><title>{0}</title></head>\r\n<body>\r\n"
+         "<center><h1>{0}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n")
+NGINX_429 = NGINX.format("429 Too Many Requests")
 WORKER_429 = TOO_FAST.split(b"\r\n\r\n", 1)[1].decode()  # the worker's own: plain words, Retry-After: 5
 
 
-def refuse_once(page, path: re.Pattern, method: str, body: str, headers: dict) -> list[str]:
-    """The next `method` request to `path` is answered as the limit answers it; the URLs refused."""
+def refuse_once(page, path: re.Pattern, method: str, body: str, headers: dict, status: int = 429) -> list[str]:
+    """The next `method` request to `path` is answered so; the URLs refused."""
     refused: list[str] = []
 
     def handle(route):
         if route.request.method == method and not refused:
             refused.append(route.request.url)
-            route.fulfill(status=429, body=body, headers=headers)
+            route.fulfill(status=status, body=body, headers=headers)
         else:
             route.continue_()
 
@@ -35,16 +38,19 @@ def refuse_once(page, path: re.Pattern, method: str, body: str, headers: dict) -
     return refused
 
 
-def test_an_entry_refused_for_now_stays_pending_says_so_and_goes_through(server, new_phone):
+@pytest.mark.parametrize("status, body, headers", [
+    (429, WORKER_429, {"Content-Type": "text/plain; charset=utf-8", "Retry-After": "5"}),
+    (502, NGINX.format("502 Bad Gateway"), {"Content-Type": "text/html"}),
+], ids=["the worker's rate", "nginx, the server restarting"])
+def test_an_entry_refused_for_now_stays_pending_says_so_and_goes_through(server, new_phone, status, body, headers):
     link = open_table(new_phone(), server, "yatzy", ("Anna", "Ben"))
     anna, ben = seat(new_phone, link, ("Anna", "Ben"), locale="de-DE").values()
     throw(anna, [1, 1, 1, 2, 3])
-    refused = refuse_once(anna, re.compile(r"/yatzy/score$"), "POST", WORKER_429,
-                          {"Content-Type": "text/plain; charset=utf-8", "Retry-After": "5"})
+    refused = refuse_once(anna, re.compile(r"/yatzy/score$"), "POST", body, headers, status)
     anna.click("#tray button.option[data-box='1']")
-    expect(anna.locator("#message")).to_contain_text("Gerade viel los")  # de: busy, it goes through
+    expect(anna.locator("#message")).to_contain_text("Noch nicht durch")  # de: not through yet, kept
     expect(anna.locator("#y0-1.pending")).to_have_count(1)
-    assert "Too many requests" not in anna.inner_text("body")
+    assert "Too many requests" not in anna.inner_text("body") and "nginx" not in anna.inner_text("body")
     wait_entries(ben, 1)  # sent again by the phone, without another tap, and counted once
     wait_entries(anna, 1)
     expect(anna.locator("#message")).to_be_empty()
@@ -59,7 +65,7 @@ def test_a_tray_refused_for_now_is_asked_for_again(server, new_phone):
     anna.wait_for_function("() => document.querySelector('#tray input[name=dice]').defaultValue === '1,1,1,2'")
     refused = refuse_once(anna, re.compile(r"/tray\?"), "GET", NGINX_429, {"Content-Type": "text/html"})
     anna.click("#tray [data-face='3']")
-    expect(anna.locator("#message")).to_contain_text("Mucho tráfico")
+    expect(anna.locator("#message")).to_contain_text("Aún no ha llegado")
     assert "nginx" not in anna.inner_text("#tray")  # the proxy's page is no part of the tray
     anna.wait_for_selector("#tray .tray-options[data-for='1,1,1,2,3'] .option")  # asked again
     expect(anna.locator("#message")).to_be_empty()
