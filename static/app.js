@@ -113,9 +113,9 @@
   document.addEventListener("htmx:after:request", (e) => {
     const {ctx} = e.detail;
     if (later(ctx)) { busy(ctx); return; }  // a write refused for now stays kept: sent again
-    // a write the server took: a refusal shown before has had its say (and "busy", once through)
+    // a write the server took: a refusal shown before has had its say (and "not through", a tray come)
     if (ctx.request.method === "POST" && ctx.response?.status < 300) $("#message")?.replaceChildren();
-    else if (ctx.response?.status < 300) $("#message [data-busy]")?.remove();
+    else if (ctx.response?.status < 300 && ctx.sourceElement?.id === "tray") $("#message [data-busy]")?.remove();
     const item = ctx.kept;
     if (item) keep(kept().filter((i) => i.idem !== item.idem));
     if (live) net("live");
@@ -139,12 +139,23 @@
       say.dataset.busy = "";
       area.replaceChildren(say);
     }
-    if (!tray) return;
-    const wait = Math.min(5, Number(ctx.response.headers.get("Retry-After")) || (ctx.response.status === 429 ? 1 : 3));
-    setTimeout(() => $("#tray") && htmx.trigger($("#tray"), "change"), wait * 1000);
+    const wait = Number(ctx.response.headers.get("Retry-After")) || (ctx.response.status === 429 ? 1 : 3);
+    if (tray) trayAgain(Math.min(5, wait));
+  }
+  // a tray that did not come (its dice tapped, its options never shown) is asked for again, with
+  // what is tapped then, once the network is back
+  function trayAgain(seconds) {
+    const ask = () => $("#tray") && htmx.trigger($("#tray"), "change");
+    if (navigator.onLine) setTimeout(ask, seconds * 1000);
+    else window.addEventListener("online", ask, {once: true});
   }
   document.addEventListener("htmx:finally:request", (e) => { if (e.detail.ctx?.kept) going.delete(e.detail.ctx.kept.idem); });
-  document.addEventListener("htmx:error", (e) => { if (e.detail.ctx?.kept && !e.detail.ctx.response) net("offline"); });
+  document.addEventListener("htmx:error", (e) => {
+    const {ctx} = e.detail;
+    if (!ctx || ctx.response) return;
+    if (ctx.kept) net("offline");
+    if (ctx.sourceElement?.id === "tray" && ctx.request.method === "GET") trayAgain(3);
+  });
   let sending = false;
   async function resend() {
     if (sending || !kept().length || !navigator.onLine) return;
@@ -174,7 +185,7 @@
     }));
     document.body.toggleAttribute("data-kept", items.length > 0);
   }
-  window.addEventListener("online", resend);
+  window.addEventListener("online", () => { net(live ? "live" : "back"); resend(); });
   setInterval(resend, 3000);
   document.addEventListener("DOMContentLoaded", () => { marks(); resend(); });
 

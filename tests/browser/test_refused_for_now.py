@@ -3,7 +3,8 @@ address, docs/nginx.conf: a pub's phones behind one router, tapping fast; the wo
 scorekeeper/worker.py) or nginx with the server restarting behind it (502). None carries words
 a phone shows, and a refused entry was dropped from the phone's queue without a sign: the
 player's tap was lost. Now the phone says the tap is not through yet, in its language, keeps
-the entry pending and sends it again; a refused tray is asked for again."""
+the entry pending and sends it again; a refused tray is asked for again — and so is a tray
+that got no answer at all, the phone offline, once the network is back."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ WORKER_429 = TOO_FAST.split(b"\r\n\r\n", 1)[1].decode()  # the worker's own: pla
 
 
 def refuse_once(page, path: re.Pattern, method: str, body: str, headers: dict, status: int = 429) -> list[str]:
-    """The next `method` request to `path` is answered so; the URLs refused."""
+    """The next `method` request to `path` is answered so; the URLs refused. (The phone's service
+    worker is blocked: a request it passes on is not the page's to route.)"""
     refused: list[str] = []
 
     def handle(route):
@@ -44,7 +46,7 @@ def refuse_once(page, path: re.Pattern, method: str, body: str, headers: dict, s
 ], ids=["the worker's rate", "nginx, the server restarting"])
 def test_an_entry_refused_for_now_stays_pending_says_so_and_goes_through(server, new_phone, status, body, headers):
     link = open_table(new_phone(), server, "yatzy", ("Anna", "Ben"))
-    anna, ben = seat(new_phone, link, ("Anna", "Ben"), locale="de-DE").values()
+    anna, ben = seat(new_phone, link, ("Anna", "Ben"), locale="de-DE", service_workers="block").values()
     throw(anna, [1, 1, 1, 2, 3])
     refused = refuse_once(anna, re.compile(r"/yatzy/score$"), "POST", body, headers, status)
     anna.click("#tray button.option[data-box='1']")
@@ -59,7 +61,7 @@ def test_an_entry_refused_for_now_stays_pending_says_so_and_goes_through(server,
 
 def test_a_tray_refused_for_now_is_asked_for_again(server, new_phone):
     link = open_table(new_phone(), server, "yatzy", ("Anna", "Ben"))
-    anna = seat(new_phone, link, ("Anna",), locale="es-ES")["Anna"]
+    anna = seat(new_phone, link, ("Anna",), locale="es-ES", service_workers="block")["Anna"]
     for face in (1, 1, 1, 2):
         anna.click(f"#tray [data-face='{face}']")
     anna.wait_for_function("() => document.querySelector('#tray input[name=dice]').defaultValue === '1,1,1,2'")
@@ -75,7 +77,7 @@ def test_a_tray_refused_for_now_is_asked_for_again(server, new_phone):
 def test_a_tap_that_is_no_entry_refused_for_now_asks_for_another(server, new_phone):
     """Sitting down is not kept to be sent again: the phone says to tap again, and that tap works."""
     link = open_table(new_phone(), server, "yatzy", ("Anna", "Ben"))
-    ben = new_phone(locale="pl-PL")
+    ben = new_phone(locale="pl-PL", service_workers="block")
     ben.goto(link)
     refused = refuse_once(ben, re.compile(r"/join$"), "POST", NGINX_429, {"Content-Type": "text/html"})
     ben.click("#join button:has-text('Ben')")
@@ -84,3 +86,21 @@ def test_a_tap_that_is_no_entry_refused_for_now_asks_for_another(server, new_pho
     ben.wait_for_selector("#join", state="detached")
     expect(ben.locator("#message")).to_be_empty()
     assert len(refused) == 1
+
+
+def test_a_tray_asked_for_offline_comes_when_the_network_is_back(server, new_phone):
+    """Dice tapped with the network gone: their tray never came, and back online the phone kept
+    five dice with "3 more" and no options (and said it was offline) until another tap."""
+    link = open_table(new_phone(), server, "yatzy", ("Anna", "Ben"))
+    anna = seat(new_phone, link, ("Anna",), locale="de-DE")["Anna"]
+    for face in (1, 1):
+        anna.click(f"#tray [data-face='{face}']")
+    anna.wait_for_function("() => document.querySelector('#tray input[name=dice]').defaultValue === '1,1'")
+    anna.context.set_offline(True)
+    for face in (1, 2, 3):
+        anna.click(f"#tray [data-face='{face}']")
+    anna.wait_for_timeout(300)
+    assert anna.locator("#tray .option").count() == 0
+    anna.context.set_offline(False)
+    anna.wait_for_selector("#tray .tray-options[data-for='1,1,1,2,3'] .option")  # no other tap
+    expect(anna.locator("#net")).not_to_have_attribute("data-state", "offline")
