@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .games.base import Text
+from .games.base import Term, Text
 
 
 class Refused(Exception):
@@ -77,8 +77,20 @@ class Viewer:
 
     @property
     def label(self) -> str | None:
-        """What the history calls this writer: the seat's name, or the host."""
-        return self.name or ("host" if self.host else None)
+        """What the history stores as this writer: the seat's name, or the host (`writer`)."""
+        return self.name or (HOST if self.host else None)
+
+
+HOST = "host"  # the writer the history stores for the host writing without a seat
+
+
+def writer(by: str | None, device: str | None, table: dict) -> Any:
+    """A writer the history stored (`Viewer.label`) as players read it: the host's own, as the
+    header calls the host in their language (a German phone read "Das hat host schon
+    eingetragen"); a seat's name as it is."""
+    if by == HOST and device and device == table["host_device"]:
+        return Term(HOST, HOST, "who opened the table")
+    return by
 
 
 def viewer(db, table: dict, device: str, read_only: bool = False) -> Viewer:

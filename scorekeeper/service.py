@@ -30,7 +30,7 @@ from .names import clean_name, look_alike, skeleton
 from .games import ENGINES
 from .games.base import Both, Either, RuleError, Text, describe
 from .games.settle import fewest_transfers, text_cents
-from .policy import Refused, Viewer, require, sentence, viewer  # noqa: F401 (the service's names too)
+from .policy import Refused, Viewer, require, sentence, viewer, writer  # noqa: F401 (the service's names too)
 from .store import FoldCache, changed, immediate
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
@@ -293,15 +293,16 @@ def stale_refusal(db: sqlite_utils.Database, table: dict, who: Viewer | None, bo
     its idempotency keys keep a retry from counting twice). None: the write may go on."""
     if not isinstance(board, int) or isinstance(board, bool) or board < 0:
         return Refused("This does not say which board it was made on: reload the page and try again.", 400)
-    rows = db.execute("SELECT e.kind, e.by FROM changes c LEFT JOIN events e ON e.id = c.event_id "
+    rows = db.execute("SELECT e.kind, e.by, e.device FROM changes c LEFT JOIN events e ON e.id = c.event_id "
                       "WHERE c.table_id = ? AND c.id > ? AND c.game = 1 AND coalesce(c.device, '') != ? "
                       "ORDER BY c.id DESC LIMIT 1", [table["id"], board, who.device if who else ""]).fetchall()
     if not rows:
         return None
-    kind, by = rows[0]
+    kind, by, device = rows[0]
     if kind == "entry":
         if by:
-            return Refused("This was already entered by %(name)s: check the board. Nothing was added.", name=by)
+            return Refused("This was already entered by %(name)s: check the board. Nothing was added.",
+                           name=writer(by, device, table))
         return Refused("This was already entered: check the board. Nothing was added.")
     if kind in ("undo", "correct"):
         return Refused("The last entry was undone or corrected meanwhile: check the board and enter it again.")

@@ -328,3 +328,16 @@ def test_statistics_count_each_player(phone):
     counts = game.engine.statistics.count(state, game.engine.result(state))
     assert counts["Dora"] == {"score_points": 314, "cards": 1, "best_score": 314, "yatzies": 1, "bonuses": 1}
     assert counts["Emil"]["bonuses"] == 0
+
+
+def test_the_host_s_own_entries_name_the_host_in_the_reader_s_language(table):
+    """A German phone read "Das hat host schon eingetragen", and "host" in its history: the word
+    the history stores for the host writing without a seat, shown untranslated."""
+    token, host, anna, ben, cleo = table
+    assert ben.post("/language", {"lang": "de", "next": "/"}, fetch=False).status_code == 303
+    before = ben.board_change(token)
+    assert score(host, token, "0:chance", value="20").status_code == 200
+    stale = score(ben, token, "1:chance", value="20", change=before)
+    assert stale.status_code == 409 and "Das hat Gastgeber schon eingetragen" in said(stale)
+    assert '<span class="who">Gastgeber</span>' in card(ben, token)
+    assert '<span class="who">host</span>' in card(anna, token)  # in English

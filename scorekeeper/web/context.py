@@ -196,6 +196,10 @@ class TableContext:
     def last_entry(self) -> service.Recorded | None:
         return self.played.entries[-1][0] if self.played.entries else None
 
+    def writer(self, recorded: service.Recorded) -> Any:
+        """Who wrote `recorded`, as the history shows it (policy.writer: the host in this phone's language)."""
+        return policy.writer(recorded.by, recorded.device, self.table)
+
     def may_undo(self, recorded: service.Recorded | None) -> bool:
         return recorded is not None and self.may("undo", recorded)
 
