@@ -112,7 +112,7 @@
   });
   document.addEventListener("htmx:after:request", (e) => {
     const {ctx} = e.detail;
-    if (later(ctx)) { busy(ctx); return; }  // a write refused for now stays kept: sent again
+    if (later(ctx)) { notThrough(ctx); return; }  // a write refused for now stays kept: sent again
     // a write the server took: a refusal shown before has had its say (and "not through", a tray come)
     if (ctx.request.method === "POST" && ctx.response?.status < 300) $("#message")?.replaceChildren();
     else if (ctx.response?.status < 300 && ctx.sourceElement?.id === "tray") $("#message [data-busy]")?.remove();
@@ -128,7 +128,7 @@
   // through yet, keeps its write (sent again), asks for its tray again, and asks for another tap
   const later = (ctx) => [408, 429, 502, 503, 504].includes(ctx?.response?.status)
     && !ctx.response.headers.get("HX-Retarget");
-  function busy(ctx) {
+  function notThrough(ctx) {
     const tray = ctx.sourceElement?.id === "tray" && ctx.request.method === "GET";
     const words = ctx.kept || tray ? "busy" : ctx.request.method === "POST" ? "busyAgain" : "";
     const area = $("#message");
@@ -139,8 +139,9 @@
       say.dataset.busy = "";
       area.replaceChildren(say);
     }
+    if (!tray) return;
     const wait = Number(ctx.response.headers.get("Retry-After")) || (ctx.response.status === 429 ? 1 : 3);
-    if (tray) trayAgain(Math.min(5, wait));
+    trayAgain(Math.min(5, wait));
   }
   // a tray that did not come (its dice tapped, its options never shown) is asked for again, with
   // what is tapped then, once the network is back
