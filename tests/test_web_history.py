@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import re
@@ -11,6 +12,7 @@ import pytest
 from PIL import Image
 
 from scorekeeper import gamelog, service, store
+from scorekeeper.games import GAMES
 
 LOGS = Path(__file__).parent / "logs"
 ROWS = ("1", "2", "3", "4", "5", "6", "S", "F", "P", "G")
@@ -488,3 +490,23 @@ def test_a_table_of_many_games_shows_them_a_page_at_a_time(phone, app, monkeypat
         monkeypatch.setattr(module, "cooperate", lambda: given.append(1))
     assert service._ledger(db, table_id) == service.ledger(db, table_id)  # worked out again
     assert given == []
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "es", "pl"])
+def test_a_history_row_keeps_its_words_apart_from_its_value(app, phone, lang):
+    """Every game's rows, in every language: a colon is followed by a space. Escalero's rows
+    read "in column 3:30" (the template's line break after its words was trimmed away), which
+    reads as a time of day."""
+    app.config["LIMITS"] = {"import": (100, 100, 0)}  # more logs than an hour's imports
+    reader = phone()
+    reader.post("/language", {"lang": lang, "next": "/"}, fetch=False)
+    logs = sorted(path for path in LOGS.glob("*/*.json") if not path.name.endswith(".expected.json"))
+    assert {path.parent.name for path in logs} == set(GAMES)
+    for path in logs:
+        response = import_file(reader, path)
+        assert response.status_code == 303, path
+        page = reader.get(response.headers["Location"]).get_data(as_text=True)
+        for row in re.findall(r'<li id="h\d+" class="entry">(.*?)</li>', page, re.S):
+            row = re.sub(r'<span class="(when|id)">.*?</span>', "", row)
+            text = " ".join(html.unescape(re.sub(r"<[^>]+>", "", row)).split())
+            assert not re.search(r":\S", text), (path.name, text)
