@@ -10,6 +10,8 @@ import re
 import zxingcpp
 from PIL import Image
 
+from .conftest import enter_for_all
+
 SHOTS = os.environ.get("SCOREKEEPER_SHOTS")  # a folder: keep screenshots of the big screen
 
 
@@ -87,3 +89,35 @@ def test_big_screen_follows_the_table_live(server, browser, new_phone, tmp_path)
     assert tv.locator("#board .settle button, #board .settle a[download]").evaluate_all(
         "els => els.every(e => !e.offsetParent)")  # no rematch or download on the big screen
     shot(tv, "end")
+
+
+def test_a_big_screen_shows_six_players_three_columns_whole_on_a_portrait_tablet(server, browser, new_phone):
+    """Escalero's pad scrolls sideways on a phone from four players on. Nobody scrolls a TV:
+    there the columns share the width and the numbers shrink until they fit (the pad ran off
+    the right edge of a 768 px tablet, and six players' totals ran into each other)."""
+    players = ["Anna", "Ben", "Cleo", "Dora", "Emil", "Fritz"]
+    host = new_phone()
+    host.goto(server.url + "/new/escalero")
+    for i, name in enumerate(players):
+        host.fill(f"input[name=player] >> nth={i}", name)
+    host.click("text=Open the table")
+    host.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    annas = [("6", 30), ("5", 25), ("P", 40), ("F", 30)]  # 125 in her first column
+    enter_for_all(host, host.url.rsplit("/", 1)[-1], [
+        {"type": "score", "player": player, "column": 1, **(
+            {"row": annas[turn][0], "value": annas[turn][1]} if player == "Anna" else {"row": str(turn + 1), "value": 0})}
+        for turn in range(4) for player in players])
+    big_screen = host.get_attribute("a:has-text('Big screen')", "href")
+
+    tv = browser.new_context(viewport={"width": 768, "height": 1024}).new_page()
+    tv.goto(server.url + big_screen)
+    tv.wait_for_selector("#net[data-state='live']")
+    totals = tv.locator("#board .pad tfoot td").all_inner_texts()
+    assert len(totals) == 18 and max(len(total) for total in totals) == 3  # three digits to fit
+    board = tv.locator("#board").bounding_box()
+    pad = tv.locator("#board .pad").bounding_box()
+    assert pad["x"] + pad["width"] <= board["x"] + board["width"] + 1
+    assert tv.locator("#board .pad td, #board .pad th").evaluate_all(
+        "cells => cells.filter(c => c.scrollWidth > c.clientWidth).map(c => c.outerHTML + ' ' + c.scrollWidth + '>' + c.clientWidth)") == []
+    assert float(tv.locator("#board .pad tfoot td").first.evaluate("c => getComputedStyle(c).fontSize")[:-2]) >= 12
+    shot(tv, "six-players-portrait")
