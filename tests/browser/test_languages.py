@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from babel.support import Translations
 
+from scorekeeper.games import GAMES
+
 from .test_escalero import open_table as open_escalero
 
 TRANSLATIONS = Path(__file__).resolve().parents[2] / "scorekeeper" / "translations"
@@ -198,3 +200,26 @@ def test_last_weeks_escalero_settles_on_a_german_phone(server, new_phone, words)
         assert re.search(r"-€\s?1,40", settle.inner_text())
         assert phone.evaluate("document.documentElement.scrollWidth") <= 360
     assert phone.locator("#board .who").count() == 0
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-AT", "es-ES", "pl-PL"])
+def test_every_choice_on_a_new_table_form_reads_beside_its_button(server, new_phone, locale):
+    """A named choice (Yatzy's card, Escalero's seating and dice, Euchre's deck) is a radio
+    and its words: on a 360 px phone the words start on the radio's line and wrap beside it.
+    They went under the radio whenever they were longer than the rest of the line."""
+    phone = new_phone(locale=locale)
+    seen = 0
+    for game in GAMES:
+        phone.goto(f"{server.url}/new/{game}")
+        for label in phone.locator("label.check").all():
+            radio = label.locator("input[type=radio]").bounding_box()
+            words = label.evaluate("""label => {
+                const text = [...label.childNodes].find(n => n.nodeType === 3 && n.textContent.trim());
+                const range = document.createRange(); range.selectNodeContents(text);
+                const first = range.getClientRects()[0];
+                return {left: first.left, top: first.top, bottom: first.bottom}; }""")
+            assert words["left"] > radio["x"] + radio["width"], (game, label.inner_text())
+            assert words["top"] <= radio["y"] + radio["height"] / 2 <= words["bottom"], (game, label.inner_text())
+            seen += 1
+    assert seen >= 8
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
