@@ -135,7 +135,7 @@
     if (words && area?.dataset[words] && !$("[data-busy]", area)) {  // (not a tap, polling: it asks again)
       const say = document.createElement("p");
       Object.assign(say, {className: "message", textContent: area.dataset[words]});
-      say.setAttribute("role", "alert");
+      say.setAttribute("role", "status");
       say.dataset.busy = "";
       area.replaceChildren(say);
     }

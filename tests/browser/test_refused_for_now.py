@@ -51,6 +51,7 @@ def test_an_entry_refused_for_now_stays_pending_says_so_and_goes_through(server,
     refused = refuse_once(anna, re.compile(r"/yatzy/score$"), "POST", body, headers, status)
     anna.click("#tray button.option[data-box='1']")
     expect(anna.locator("#message")).to_contain_text("Noch nicht durch")  # de: not through yet, kept
+    expect(anna.locator("#message [data-busy]")).to_have_attribute("role", "status")  # news, not a refusal
     expect(anna.locator("#y0-1.pending")).to_have_count(1)
     assert "Too many requests" not in anna.inner_text("body") and "nginx" not in anna.inner_text("body")
     wait_entries(ben, 1)  # sent again by the phone, without another tap, and counted once
