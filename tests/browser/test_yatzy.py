@@ -171,3 +171,20 @@ def test_a_box_without_dice_a_correction_and_an_undo(server, new_phone):
     ben.click("#tray .tray-undo")
     expect(anna.locator("#y1-6")).to_have_text("")
     assert "undid entry" in ben.inner_text(".history")
+
+
+def test_a_phone_turned_sideways_shows_every_open_box_once_five_dice_are_tapped(server, new_phone):
+    """740×360: the tray's three options a row filled the short screen after two rows, and the
+    rest of the open boxes needed a scroll inside the tray; now a wide screen puts more in a row."""
+    host = new_phone()
+    link = open_table(host, server, "yatzy", ("Anna", "Ben"))
+    anna = seat(new_phone, link, ("Anna",), ready="#tray .turn", viewport={"width": 740, "height": 360})["Anna"]
+    for face in (5, 5, 5, 2, 2):
+        anna.tap(f"#tray [data-face='{face}']")
+    options = anna.locator("#tray button.option, #tray details.option > summary")  # a scratch opens first
+    expect(options).to_have_count(15)
+    boxes = options.all()
+    for box in boxes:
+        where = box.bounding_box()
+        assert where["y"] >= 0 and where["y"] + where["height"] <= 360 and where["x"] + where["width"] <= 740, where
+    assert anna.evaluate("window.scrollY") == 0 and anna.evaluate("document.querySelector('#tray').scrollTop") == 0
