@@ -616,7 +616,12 @@ def players_of(seat_rows: list[dict], header: dict, engine: Any) -> tuple[list[s
     there, and are never dropped for a newcomer."""
     names = [seat["name"] for seat in seat_rows if plays(seat)]
     if engine.default_teams:
-        return names, engine.default_teams(names, header.get("rules") or {}), []
+        seated = engine.default_teams(names, header.get("rules") or {})
+        # the same partners keep their team's name (an imported game's "North", which its
+        # rematch's rules may name: the carried points)
+        named = {frozenset(team["players"]): team["name"] for team in header.get("teams") or ()}
+        return names, seated and [{**team, "name": named.get(frozenset(team["players"]), team["name"])}
+                                  for team in seated], []
     kept = []
     for team in header.get("teams") or ():
         members = [player for player in team["players"] if player in names]

@@ -2,8 +2,10 @@
 preview, entering, refusing a hand entered twice, undo, the host's corrections, the end."""
 
 import html
+import io
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +14,7 @@ from scorekeeper.games import euchre
 from tests.support import writes
 
 PLAYERS = ("Anna", "Ben", "Cleo", "Dora")
+LOGS = Path(__file__).parent / "logs" / "euchre"
 RED, BLUE = "Anna & Cleo", "Ben & Dora"
 
 
@@ -416,3 +419,22 @@ def test_more_names_than_the_form_seats_are_refused_clearly(phone, form, names, 
     assert response.status_code == 400
     assert (f"This form of Euchre is for {seats} players, not {len(names)}: choose another form or leave "
             "names empty.") in html.unescape(response.get_data(as_text=True))
+
+
+def test_an_imported_railroad_game_s_rematch_keeps_its_team_names_and_carry(phone, app):
+    """A log names its teams ("North", "East"); its winner carries a point into the rematch.
+    The rematch seated the partners under the names the app gives them ("Gus & Ida") while the
+    carry still named North: a game that could not start, its board saying to open a new
+    table with fewer names (four were at the table)."""
+    host = phone()
+    response = host.post("/import", {"log": (io.BytesIO((LOGS / "railroad-carried-in.json").read_bytes()), "log.json")},
+                         fetch=False, content_type="multipart/form-data")
+    token = response.headers["Location"].split("/")[2]
+    assert host.write(f"/t/{token}/rematch").status_code == 200
+    played = played_of(app, token)
+    assert played.game is not None
+    assert [side.name for side in played.game.setup.sides] == ["North", "East"]
+    assert played.state.score() == {"North": 1, "East": 0}
+    assert "fewer names" not in host.get(f"/t/{token}").get_data(as_text=True)
+    hand(host, token, maker="Hal", tricks=3)
+    assert played_of(app, token).state.score() == {"North": 1, "East": 1}
