@@ -438,3 +438,14 @@ def test_an_imported_railroad_game_s_rematch_keeps_its_team_names_and_carry(phon
     assert "fewer names" not in host.get(f"/t/{token}").get_data(as_text=True)
     hand(host, token, maker="Hal", tricks=3)
     assert played_of(app, token).state.score() == {"North": 1, "East": 1}
+
+
+@pytest.mark.parametrize("form, players, word", [
+    ("partnership", PLAYERS, "dein Team"), ("two-handed", ("Anna", "Ben"), "du"), ("three-handed", PLAYERS[:3], "du")])
+def test_a_phone_s_own_score_is_marked_as_its_team_or_as_itself(phone, form, players, word):
+    """A German two-handed game marked the phone's own score "dein Team" (your team)."""
+    host = phone()
+    host.post("/language", {"lang": "de", "next": "/"}, fetch=False)
+    token = host.open_table("euchre", players, form=form)
+    host.join(token, "Anna")
+    assert re.findall(r'<small class="you">(.*?)</small>', host.get(f"/t/{token}").get_data(as_text=True)) == [word]

@@ -164,6 +164,10 @@ def test_three_phones_play_a_three_handed_game_to_ten(server, new_phone):
     link = open_form(host, server, ("Anna", "Ben", "Cleo"), "three-handed")
     anna, ben, cleo = seat(new_phone, link, ("Anna", "Ben", "Cleo"), ready="#board [data-hand-entry]").values()
     assert anna.locator("#board [data-alone]").count() == 0
+    # without lone hands every maker has the row to itself (the second went into the narrow
+    # column of the lone-hand buttons, cut off at the screen's edge)
+    makers = [anna.locator(f"#board .maker[data-maker='{name}']").bounding_box() for name in ("Anna", "Ben", "Cleo")]
+    assert all(box["x"] + box["width"] <= 360 and box["width"] == makers[0]["width"] for box in makers), makers
     anna.click("#board .maker[data-maker='Anna']")
     assert anna.inner_text("#board [data-defenders]") == "Ben & Cleo defend together"
     anna.click("#board [data-tricks='1']")
