@@ -104,6 +104,21 @@ def test_a_removed_phone_does_not_come_back_with_a_fresh_cookie(app, phone):
     assert private.enter(token, F35).status_code == 200  # the host's yes, and only it, opens the seat
 
 
+def test_removing_a_phone_for_good_takes_a_second_tap(app, phone):
+    """The host's seat list put "Remove this phone" beside "Free seat", one tap from keeping a
+    friend's phone out of the table for good. Now the first tap opens the question, naming
+    whose phone, and only its answer posts."""
+    host = phone()
+    token = host.open_table(players=("Anna", "Ben"))
+    phone().join(token, "Anna")
+    page = host.get(f"/t/{token}").get_data(as_text=True)
+    seat = seat_of(app, token, "Anna")["id"]
+    asked = re.search(r'<details class="for-good"><summary class="button small">Remove this phone</summary>\s*'
+                      r'<button [^>]*hx-post="([^"]+)">Remove Anna\'s phone for good</button></details>', page)
+    assert asked and asked.group(1) == f"/t/{token}/seats/{seat}/remove"
+    assert page.count("/remove") == 1
+
+
 def test_every_game_write_carries_its_race_token(app, phone):
     """Finding 6: a Euchre hand without the board it was made on is refused like an entry, and
     a Kaques step too; with it, a second phone's hand on the same board is refused as entered."""

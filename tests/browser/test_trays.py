@@ -235,7 +235,9 @@ def test_a_turned_away_and_a_removed_phone_are_told(server, new_phone):
     expect(mallory.locator("#join")).to_contain_text("the host lets you in")
     host.click(".seat-list li:has-text('Mallory') button:has-text('Turn away')")
     expect(mallory.locator("#join")).to_contain_text("Join this table", timeout=5000)
-    host.click(".seat-list li:has-text('Anna') button:has-text('Remove this phone')")
+    host.click(".seat-list li:has-text('Anna') summary:has-text('Remove this phone')")  # asks once more
+    expect(anna.locator("#tray")).to_be_visible()
+    host.click(".seat-list li:has-text('Anna') button:has-text('Remove Anna')")
     expect(anna.locator("#join")).to_contain_text("removed this phone", timeout=5000)
     expect(anna.locator("#tray")).to_be_hidden()
 
