@@ -552,3 +552,21 @@ def test_a_long_game_s_score_sheet_shows_its_newest_rounds(phone):
     sheet = board[board.index('class="card escoba-sheet"'):]
     assert re.findall(r'<th scope="row">(\d+)</th>', sheet) == [str(n) for n in range(13, 43)]
     assert "12 earlier rounds are in the history." in sheet
+
+
+@pytest.mark.parametrize("names, said", [
+    (("Anna", "Ben", "Cleo", "Dora"), "With four players Escoba is played as two pairs: the host draws them by lot"),
+    (("Anna", "Ben", "Cleo", "Dora", "Emil", "Fritz"), "With six players Escoba is played in pairs or in two teams"),
+    (("Anna", "Ben", "Cleo", "Dora", "Emil"), "Escoba is played by 2, 3, 4 or 6 players, and 5 are at the table."),
+])
+def test_a_table_escoba_cannot_start_yet_says_why(phone, app, names, said):
+    """Four names typed, nobody missing, and the card said "Waiting for players … starts when
+    enough players have joined": four or six play in teams, which the host draws."""
+    host = phone()
+    token = host.open_table("escoba", names)
+    page = host.get(f"/t/{token}").get_data(as_text=True)
+    assert played(app, token).game is None and said in page and "starts when enough players" not in page
+    if len(names) in (4, 6):
+        assert host.post(f"/t/{token}/teams", {"action": "draw", "change": host.board_change(token)}).status_code == 200
+        assert played(app, token).game is not None
+        assert "Waiting for" not in host.get(f"/t/{token}").get_data(as_text=True)
