@@ -5,13 +5,18 @@ the screen's edge, and Escoba's count of the piles cut the name and its chip off
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
+
 import pytest
 
 from scorekeeper.games import GAMES
 
 from .conftest import open_table
 
-NAMES = ("Wolfgangamadeusmozartsalzburgerkugelnxxx", "Maximilian Alexander von Hohenzollern-Sig", "Cleo", "Dora")
+LOGS = Path(__file__).resolve().parents[1] / "logs"
+NAMES = ("Wolfgangamadeusmozartsalzburgerkugelnxxx", "Maximilian Alexander von Hohenzollern-Si", "Cleo", "Dora")
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -31,3 +36,24 @@ def test_a_forty_letter_name_fits_a_phone(server, new_phone, game):
         edges = host.locator("#tray legend, #tray .chip").evaluate_all(
             "found => found.map(e => e.getBoundingClientRect().right)")
         assert edges and max(edges) <= 360
+
+
+def test_a_forty_letter_name_fits_the_settlement_and_the_history(server, new_phone):
+    """The end of a game with money: the settlement's ledger and transfers, the history's rows
+    ("for Wolfgang…: Yatzy: ✕") ran 483 and 490 px wide."""
+    doc = json.loads((LOGS / "yatzy" / "classic-two-players.json").read_text())
+    doc = json.loads(json.dumps(doc).replace('"Dora"', json.dumps(NAMES[0])).replace('"Emil"', json.dumps(NAMES[1])))
+    doc["rules"]["stake"] = "0.10"
+    phone = new_phone()
+    phone.goto(server.url + "/import")
+    phone.set_input_files("#log-file", {"name": "log.json", "mimeType": "application/json",
+                                        "buffer": json.dumps(doc).encode()})
+    phone.click("button:has-text('Import and show it')")
+    phone.wait_for_url(re.compile(r"/history$"))
+    history = phone.url
+    for page in (history, history.removesuffix("/history")):
+        phone.goto(page)
+        phone.wait_for_selector(".transfers li")
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 360, page
+        money = phone.locator(".ledger b, .transfers b").evaluate_all("found => found.map(b => b.getClientRects().length)")
+        assert money and set(money) == {1}  # an amount on one line
