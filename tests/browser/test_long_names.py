@@ -10,10 +10,11 @@ import re
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from scorekeeper.games import GAMES
 
-from .conftest import open_table
+from .conftest import enter_for_all, open_table
 
 LOGS = Path(__file__).resolve().parents[1] / "logs"
 NAMES = ("Wolfgangamadeusmozartsalzburgerkugelnxxx", "Maximilian Alexander von Hohenzollern-Si", "Cleo", "Dora")
@@ -57,3 +58,23 @@ def test_a_forty_letter_name_fits_the_settlement_and_the_history(server, new_pho
         assert phone.evaluate("document.documentElement.scrollWidth") <= 360, page
         money = phone.locator(".ledger b, .transfers b").evaluate_all("found => found.map(b => b.getClientRects().length)")
         assert money and set(money) == {1}  # an amount on one line
+
+
+def test_a_number_on_a_pad_never_breaks(server, new_phone):
+    """Breaking a long name must not break a number: a written 18 in a three-player Escalero
+    pad's narrow column read 1 over 8."""
+    host = new_phone()
+    link = open_table(host, server, "escalero", ("Ana", "Bea", "Carla"))
+    enter_for_all(host, link.rsplit("/", 1)[-1], [{"type": "score", "player": "Ana", "column": 1, "row": "6", "value": 18}])
+    host.reload()
+    cells = host.locator("#board .pad td")
+    expect(cells.filter(has_text="18")).not_to_have_count(0)
+    lines = cells.evaluate_all("""cells => cells.flatMap(c => {  // each text's lines, by their tops
+        const texts = document.createTreeWalker(c, NodeFilter.SHOW_TEXT), found = [];
+        for (let text = texts.nextNode(); text; text = texts.nextNode()) {
+            if (!/\\d/.test(text.textContent)) continue;
+            const range = document.createRange(); range.selectNodeContents(text);
+            found.push(new Set([...range.getClientRects()].map(r => Math.round(r.top))).size);
+        }
+        return found; })""")
+    assert lines and max(lines) == 1
