@@ -299,7 +299,7 @@ def test_two_pairs_play_escoba_to_21(phone, app):
     host = phone()
     token = host.open_table("escoba", ("Anna", "Ben", "Cleo", "Dora"))
     waiting = host.get(f"/t/{token}").get_data(as_text=True)
-    assert "Waiting for players" in waiting and 'name="round"' not in waiting and not writes(waiting, "/escoba/escobas")
+    assert "Waiting for the pairs" in waiting and 'name="round"' not in waiting and not writes(waiting, "/escoba/escobas")
     assert host.write(f"/t/{token}/teams", {"action": "draw"}).status_code == 200
     phones = {name: phone() for name in ("Anna", "Ben", "Cleo", "Dora")}
     for name, device in phones.items():

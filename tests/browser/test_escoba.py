@@ -125,3 +125,17 @@ def test_the_capture_finder_from_the_table(server, new_phone):
     shot(anna, "finder")
     anna.click("text=← Table")
     anna.wait_for_selector("[data-escoba-board]")
+
+
+def test_a_forty_letter_name_fits_the_count_of_the_piles(server, new_phone):
+    """The round's form cut a name of forty letters without a space off, in its box's legend
+    and in its chip for the seven of coins (tests/browser/test_long_names.py: the rest)."""
+    long = "Wolfgangamadeusmozartsalzburgerkugelnxxx"
+    link = open_table(new_phone(), server, (long, "Ben"))
+    ben = new_phone()
+    take_seat(ben, link, "Ben")
+    ben.click("#tray [data-open-round]")
+    ben.wait_for_selector("#tray legend")
+    edges = ben.locator("#tray legend, #tray .chip").evaluate_all("found => found.map(e => e.getBoundingClientRect().right)")
+    assert edges and max(edges) <= 360
+    no_sideways_scroll(ben)
