@@ -223,3 +223,18 @@ def test_every_choice_on_a_new_table_form_reads_beside_its_button(server, new_ph
             seen += 1
     assert seen >= 8
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_a_polish_phone_reads_each_settlement_chip_whole(server, new_phone, words):
+    """Yatzy's settlement in Polish: "netto +117", "premia 50" and a Yatzy chip squeezed onto
+    one line and each broke at its space; they wrap as whole chips."""
+    phone = new_phone(locale="pl-PL")
+    phone.goto(server.url + "/import")
+    phone.set_input_files("#log-file", str(LOGS / "yatzy" / "scandinavian-three-players-stake.json"))
+    phone.click(f"button:has-text('{words['pl']('Import and show it')}')")
+    phone.wait_for_url(re.compile(r"/t/[\w-]+/history$"))
+    phone.goto(phone.url.removesuffix("/history"))
+    chips = phone.locator("#board .settle .settle-columns span").evaluate_all(
+        "found => found.map(chip => chip.getClientRects()[0].height / parseFloat(getComputedStyle(chip).lineHeight))")
+    assert len(chips) >= 5 and max(chips) < 1.5, chips
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
