@@ -36,11 +36,13 @@
   document.addEventListener("htmx:before:swap", (e) => {
     const {ctx} = e.detail;
     if (later(ctx)) { e.preventDefault(); return; }  // a proxy's page is no part of a board
-    // a tray's answer is for the fields it was asked with: typed or tapped on since, they stand
+    // a tray's answer is for the fields it was asked with: typed or tapped on since, they stand;
+    // and for the tray that asked: one an entry's answer has replaced since is gone with its taps
     if (ctx.sourceElement?.id === "tray" && ctx.request.method === "GET") {
       const fields = (pairs) => [...pairs].filter(([name]) => name !== "change").map(String).sort().join("&");
       const asked = fields(new URL(ctx.request.action, location.href).searchParams);
-      if (asked !== fields(new FormData(ctx.sourceElement, ctx.sourceEvent?.submitter || null))) { e.preventDefault(); return; }
+      if (!ctx.sourceElement.isConnected
+          || asked !== fields(new FormData(ctx.sourceElement, ctx.sourceEvent?.submitter || null))) { e.preventDefault(); return; }
     }
     const text = ctx.text || "";
     const stamp = /<input\b[^>]*\bid="stamp"[^>]*>/.exec(text)?.[0];

@@ -557,3 +557,21 @@ def test_a_reopen_and_the_total_entered_instead_reach_a_phone_as_parts(phone, ap
         message = board(host, token, since)
         assert 'data-base="' in message, "parts, not the whole board"
         assert same(apply(was, message)) == same(whole), since
+
+
+def test_a_tray_asked_for_before_an_entry_comes_without_the_old_taps(phone):
+    """A tray asked for with five dice on a board that an entry has left behind since (sent
+    again after a proxy's 429, or answered after the entry's own answer) put those dice back on
+    the phone, which then took no more. What was tapped belonged to a turn now entered: the tray
+    comes fresh. A change that is no entry (a phone sitting down) keeps the throw."""
+    host = phone()
+    token = host.open_table(players=("Anna", "Ben"))
+    change = host.board_change(token)
+    thrown = 'data-for="6,6,6,1,2"'
+    assert thrown in host.tray(token, {"dice": "6,6,6,1,2", "change": change})
+    phone().join(token, "Ben")
+    assert host.board_change(token) > change and thrown in host.tray(token, {"dice": "6,6,6,1,2", "change": change})
+    assert host.enter(token, {"type": "score", "player": "Anna", "column": 1, "row": "6", "value": 18}).status_code == 200
+    late = host.tray(token, {"dice": "6,6,6,1,2", "change": change})
+    assert thrown not in late and 'name="dice" value=""' in late
+    assert thrown in host.tray(token, {"dice": "6,6,6,1,2", "change": host.board_change(token)})  # Ben's throw now

@@ -88,13 +88,26 @@ def rendered(name: str, values: dict, slice_: float | None = None) -> str:
 ANSWER_SLICE = 0.05
 
 
-def tray(ctx: TableContext, change: int, tapped: Any) -> str:
-    """This phone's tray alone, with what it tapped (GET …/tray)."""
+def tray(ctx: TableContext, change: int, tapped: Any, asked: int | None = None) -> str:
+    """This phone's tray alone, with what it tapped (GET …/tray) on its board of change `asked`.
+    Tapped on a board that an entry has left behind since (a tray asked late: sent again after a
+    proxy's 429, or answered after the entry's own answer), it belonged to a turn now entered:
+    the tray comes as the entry left it, or a late answer put five old dice back on a phone
+    that then took no more."""
+    if asked is not None and asked < change and entered_since(ctx, asked, change):
+        tapped = {}
     values = variables(ctx, change, tapped)
     html = SPACE.sub(" ", str(current_app.jinja_env.get_template(GENERIC).make_module(values).tray()).strip())
     # a partial, aimed at the tray by its id (the form that asked may be redrawn meanwhile); a
     # game whose tray holds fields being typed in morphs it, keeping the caret where it is
     return partial(html, "tray", screen(ctx.played.row["game"]).tray_swap)
+
+
+def entered_since(ctx: TableContext, base: int, change: int) -> bool:
+    """Whether an entry (any event of the game) was written after change `base` up to `change`;
+    past MAX_BEHIND changes, taken as yes."""
+    rows = store.changes_since(ctx.db, ctx.table["id"], base, change, MAX_BEHIND + 1)
+    return len(rows) > MAX_BEHIND or any(event_id is not None for _, event_id in rows)
 
 
 def parts(ctx: TableContext, base: int, change: int, tapped: Any = None) -> str | None:

@@ -71,7 +71,7 @@ def tray():
     dice of a throw, a cell picked, a hand being chosen): the server renders the way to enter
     the turn, and the tray swaps itself whole (the game's `games/<game>/_tray.html`)."""
     ctx: TableContext = g.ctx
-    return fragment(boards.tray(ctx, ctx.change, request.args))
+    return fragment(boards.tray(ctx, ctx.change, request.args, change_of(request.args.get("change"))))
 
 
 @bp.get("/board/earlier")

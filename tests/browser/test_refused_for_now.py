@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from scorekeeper.worker import TOO_FAST
 
-from .conftest import open_table, seat
+from .conftest import enter_for_all, open_table, seat
 from .test_turn import throw, wait_entries
 
 NGINX = ("<html>\r\n<head><title>{0}</title></head>\r\n<body>\r\n"
@@ -105,3 +105,29 @@ def test_a_tray_asked_for_offline_comes_when_the_network_is_back(server, new_pho
     anna.context.set_offline(False)
     anna.wait_for_selector("#tray .tray-options[data-for='1,1,1,2,3'] .option")  # no other tap
     expect(anna.locator("#net")).not_to_have_attribute("data-state", "offline")
+
+
+def test_a_tray_answered_after_the_turn_was_entered_leaves_the_fresh_tray(server, new_phone):
+    """Found behind nginx at a script's pace: the host's phone (which writes for every seat)
+    asked for its tray with five dice, the turn was entered meanwhile, and the late answer put
+    those five dice back on the phone, which then took no more taps (five tapped). The late
+    answer is no longer swapped in, and the server, asked for taps on a board that an entry has
+    left behind, sends the fresh tray."""
+    anna = new_phone(service_workers="block")
+    link = open_table(anna, server, "yatzy", ("Anna", "Ben"))
+    anna.click("#join button:has-text('Anna')")
+    anna.wait_for_selector("#join", state="detached")
+    for face in (1, 1, 1, 2):
+        anna.click(f"#tray [data-face='{face}']")
+    anna.wait_for_function("() => document.querySelector('#tray input[name=dice]').defaultValue === '1,1,1,2'")
+    held = []
+    anna.route(re.compile(r"/tray\?"), lambda route: held.append(route))
+    anna.click("#tray [data-face='3']")
+    anna.wait_for_timeout(300)
+    assert len(held) == 1  # its tray asked for, and held
+    enter_for_all(anna, link.rsplit("/", 1)[-1], [{"type": "score", "player": "Anna", "box": "1", "value": 3}])
+    wait_entries(anna, 1)  # the live update: Ben's turn, the host's tray fresh for it
+    held[0].continue_()
+    anna.wait_for_timeout(800)
+    assert anna.evaluate("document.querySelector('#tray input[name=dice]').value") == ""
+    assert anna.locator("#tray .tray-options[data-for='1,1,1,2,3']").count() == 0
