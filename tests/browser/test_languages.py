@@ -238,3 +238,19 @@ def test_a_polish_phone_reads_each_settlement_chip_whole(server, new_phone, word
         "found => found.map(chip => chip.getClientRects()[0].height / parseFloat(getComputedStyle(chip).lineHeight))")
     assert len(chips) >= 5 and max(chips) < 1.5, chips
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_a_german_phone_reads_euchre_s_end_of_game_figures_whole(server, new_phone, words):
+    """Breaking a long name (a word that would overflow) broke "Durchmärsche" in the narrow
+    label column of Euchre's figures at the end of a game: the labels keep their words whole."""
+    phone = new_phone(locale="de-DE")
+    phone.goto(server.url + "/import")
+    phone.set_input_files("#log-file", str(LOGS / "euchre" / "full-game.json"))
+    phone.click(f"button:has-text('{words['de']('Import and show it')}')")
+    phone.wait_for_url(re.compile(r"/t/[\w-]+/history$"))
+    phone.goto(phone.url.removesuffix("/history"))
+    label = phone.locator("#board .euchre-stats tbody th", has_text=words["de"]("marches"))
+    lines = label.evaluate("th => { const r = document.createRange(); r.selectNodeContents(th); "
+                           "return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size; }")
+    assert lines == 1
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
