@@ -11,6 +11,7 @@ import json
 import random
 import re
 from itertools import combinations
+from pathlib import Path
 
 import pytest
 
@@ -570,3 +571,19 @@ def test_a_table_escoba_cannot_start_yet_says_why(phone, app, names, said):
         assert host.post(f"/t/{token}/teams", {"action": "draw", "change": host.board_change(token)}).status_code == 200
         assert played(app, token).game is not None
         assert "Waiting for" not in host.get(f"/t/{token}").get_data(as_text=True)
+
+
+@pytest.mark.parametrize("lang, said, not_said", [
+    ("de", "In Runde 2 ging keine Karte an Red", "Red hat"),
+    ("es", "En la ronda 2 ninguna carta fue para Red", "Red no se llevó"),
+])
+def test_a_pair_shut_out_reads_right_in_german_and_spanish(phone, lang, said, not_said):
+    """A pair is no "er" or "él": "Red hat … keine Karte gemacht", "Red no se llevó ninguna
+    carta" gave a team one player's verb. The words now fit a side of one or a pair."""
+    reader = phone()
+    reader.post("/language", {"lang": lang, "next": "/"}, fetch=False)
+    path = Path(__file__).parent / "logs" / "escoba" / "two-pairs-shutout.json"
+    response = reader.post("/import", {"log": (io.BytesIO(path.read_bytes()), path.name)}, fetch=False,
+                           content_type="multipart/form-data")
+    page = html.unescape(reader.get(response.headers["Location"]).get_data(as_text=True))
+    assert said in page and not_said not in page
