@@ -225,15 +225,21 @@ def test_every_choice_on_a_new_table_form_reads_beside_its_button(server, new_ph
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
 
 
+def imported(new_phone, server, words, lang: str, log):
+    """A phone speaking `lang` that imported `log` and looks at its table."""
+    phone = new_phone(locale={"de": "de-DE", "pl": "pl-PL", "es": "es-ES"}[lang])
+    phone.goto(server.url + "/import")
+    phone.set_input_files("#log-file", str(log))
+    phone.click(f"button:has-text('{words[lang]('Import and show it')}')")
+    phone.wait_for_url(re.compile(r"/t/[\w-]+/history$"))
+    phone.goto(phone.url.removesuffix("/history"))
+    return phone
+
+
 def test_a_polish_phone_reads_each_settlement_chip_whole(server, new_phone, words):
     """Yatzy's settlement in Polish: "netto +117", "premia 50" and a Yatzy chip squeezed onto
     one line and each broke at its space; they wrap as whole chips."""
-    phone = new_phone(locale="pl-PL")
-    phone.goto(server.url + "/import")
-    phone.set_input_files("#log-file", str(LOGS / "yatzy" / "scandinavian-three-players-stake.json"))
-    phone.click(f"button:has-text('{words['pl']('Import and show it')}')")
-    phone.wait_for_url(re.compile(r"/t/[\w-]+/history$"))
-    phone.goto(phone.url.removesuffix("/history"))
+    phone = imported(new_phone, server, words, "pl", LOGS / "yatzy" / "scandinavian-three-players-stake.json")
     chips = phone.locator("#board .settle .settle-columns span").evaluate_all(
         "found => found.map(chip => chip.getClientRects()[0].height / parseFloat(getComputedStyle(chip).lineHeight))")
     assert len(chips) >= 5 and max(chips) < 1.5, chips
@@ -243,12 +249,7 @@ def test_a_polish_phone_reads_each_settlement_chip_whole(server, new_phone, word
 def test_a_german_phone_reads_euchre_s_end_of_game_figures_whole(server, new_phone, words):
     """Breaking a long name (a word that would overflow) broke "Durchmärsche" in the narrow
     label column of Euchre's figures at the end of a game: the labels keep their words whole."""
-    phone = new_phone(locale="de-DE")
-    phone.goto(server.url + "/import")
-    phone.set_input_files("#log-file", str(LOGS / "euchre" / "full-game.json"))
-    phone.click(f"button:has-text('{words['de']('Import and show it')}')")
-    phone.wait_for_url(re.compile(r"/t/[\w-]+/history$"))
-    phone.goto(phone.url.removesuffix("/history"))
+    phone = imported(new_phone, server, words, "de", LOGS / "euchre" / "full-game.json")
     label = phone.locator("#board .euchre-stats tbody th", has_text=words["de"]("marches"))
     lines = label.evaluate("th => { const r = document.createRange(); r.selectNodeContents(th); "
                            "return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size; }")
