@@ -562,11 +562,13 @@ def test_a_long_game_s_score_sheet_shows_its_newest_rounds(phone):
 ])
 def test_a_table_escoba_cannot_start_yet_says_why(phone, app, names, said):
     """Four names typed, nobody missing, and the card said "Waiting for players … starts when
-    enough players have joined": four or six play in teams, which the host draws."""
+    enough players have joined": four or six play in teams, which the host draws. Its two
+    sentences stand apart ("Dora.With four" had lost the space between them)."""
     host = phone()
     token = host.open_table("escoba", names)
     page = host.get(f"/t/{token}").get_data(as_text=True)
-    assert played(app, token).game is None and said in page and "starts when enough players" not in page
+    assert played(app, token).game is None and "starts when enough players" not in page
+    assert f"At the table: {', '.join(names)}. {said}" in page
     if len(names) in (4, 6):
         assert host.post(f"/t/{token}/teams", {"action": "draw", "change": host.board_change(token)}).status_code == 200
         assert played(app, token).game is not None

@@ -552,6 +552,18 @@ class EscobaView:
     point_words = staticmethod(point_words)
 
 
+def waits_for(header: Mapping[str, Any]) -> str:
+    """Why a table's Escoba cannot start yet, by the engine's numbers (its waiting card):
+    "pairs", four or six players without their teams (the host draws them); "count", a number
+    it is not played by; "players", too few yet."""
+    count = len(header["players"])
+    if count in escoba.NO_TEAMS and not header.get("teams"):
+        return "pairs"
+    if count > min(escoba.PLAYERS) and count not in escoba.PLAYERS:
+        return "count"
+    return "players"
+
+
 def view(ctx: TableContext, played: service.Played) -> EscobaView | None:
     if played.state is None:
         return None
@@ -563,5 +575,5 @@ def view(ctx: TableContext, played: service.Played) -> EscobaView | None:
 # the round form is typed in while the server checks it (it morphs, keeping the caret); it
 # starts from the escobas tapped so far, but once open it is the phone's own: another phone's
 # tap does not redraw it (web/context.py, tray_state)
-SCREEN = Screen(view, blueprints=(bp, finder_bp), filters={"escoba_code": card_code}, tray_view=tray_view,
+SCREEN = Screen(view, blueprints=(bp, finder_bp), filters={"escoba_code": card_code, "escoba_waits": waits_for}, tray_view=tray_view,
                 tray_swap="outerMorph", tray_reads_draft=False)
