@@ -484,3 +484,18 @@ def test_parts_that_leave_the_tray_as_it_was_keep_it_on_the_page(server, new_pho
     throw(ben, [6, 6, 6, 2, 2])
     ben.click("#tray .option[data-row='F']")
     wait_entries(anna, 2)
+
+
+def test_a_row_of_options_is_one_option_high_and_five_dice_one_line(server, new_phone):
+    """A German phone: the cross-outs' closed confirms ("Ja, Kol. 1 · 1 streichen"), laid out
+    though never shown, made every option 102 px high and left gaps in the row, and the five
+    dice took two lines beside "serviert"."""
+    link = open_table(new_phone(), server, "escalero", ("Anna", "Ben"))
+    anna = seat(new_phone, link, ("Anna",), locale="de-AT", extra_http_headers={"Accept-Language": "de-AT"})["Anna"]
+    throw(anna, [5, 5, 5, 2, 2])
+    options = anna.locator("#tray .option:not(details), #tray details.option > summary")
+    assert options.count() > 10
+    heights = {round(box["height"]) for box in (option.bounding_box() for option in options.all())}
+    assert max(heights) <= 64, heights
+    tops = {round(die.bounding_box()["y"]) for die in anna.locator("#tray .thrown > *").all()}
+    assert len(tops) == 1, tops
