@@ -1,0 +1,58 @@
+"""A phone turned sideways (740×360): the tray stands beside the board, under the header and
+as tall as the rest of the screen. Under the board it covered nearly all of it: Escalero's
+options were cut off at the screen's foot, and on the host's phone Euchre's tray lay over the
+names to sit down by, which took no tap."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import PHONE, open_table, seat
+from .test_turn import throw
+
+SIDEWAYS = {"viewport": {"width": 740, "height": 360}}
+GERMAN = {"locale": "de-AT", "extra_http_headers": {"Accept-Language": "de-AT"}}
+
+
+def beside_the_board(page) -> dict:
+    """The tray's box, asserted to stand right of the board's game and inside the screen."""
+    tray, game = page.locator("#tray").bounding_box(), page.locator("#game").bounding_box()
+    header = page.locator("header").bounding_box()
+    assert game["x"] + game["width"] <= tray["x"], (game, tray)
+    assert tray["y"] >= header["y"] + header["height"] and tray["y"] + tray["height"] <= 360, (header, tray)
+    return tray
+
+
+def test_the_host_turned_sideways_sits_down_with_the_tray_beside_the_names(server, new_phone):
+    host = new_phone(**SIDEWAYS, **GERMAN)
+    open_table(host, server, "euchre", ("Anna", "Ben", "Cleo", "Dora"))
+    host.locator("#join button:has-text('Anna')").tap(timeout=3000)  # the tray took this tap
+    expect(host.locator("#join")).to_have_count(0)
+    beside_the_board(host)
+
+
+@pytest.mark.parametrize("viewport", [SIDEWAYS["viewport"], {"width": 844, "height": 390}])
+def test_escalero_turned_sideways_shows_the_whole_turn_beside_the_pad(server, new_phone, viewport):
+    """Five dice tapped: the faces, the dice, "served" and a row of options all in view at
+    once, the page not scrolled; the pad beside it. Once scrolled down the pad, the tray stays."""
+    link = open_table(new_phone(), server, "escalero", ("Anna", "Ben", "Cleo", "Dora"))
+    anna = seat(new_phone, link, ("Anna",), viewport=viewport, **GERMAN)["Anna"]
+    throw(anna, [5, 5, 5, 2, 2])
+    tray = beside_the_board(anna)
+    for control in anna.locator("#tray [data-face], #tray .served, #tray .option").all()[:8]:
+        box = control.bounding_box()
+        assert box["y"] >= tray["y"] and box["y"] + box["height"] <= tray["y"] + tray["height"], box
+    assert anna.evaluate("window.scrollY") == 0 and anna.evaluate("document.querySelector('#tray').scrollTop") == 0
+    anna.mouse.wheel(0, 200)  # down the pad
+    anna.wait_for_function("() => scrollY > 100")
+    assert anna.locator("#tray").bounding_box()["y"] == anna.locator("header").bounding_box()["height"]
+    anna.locator("#tray .option").first.tap()
+    expect(anna.locator("#stamp")).to_have_attribute("data-entries", "1")
+
+
+def test_a_phone_held_upright_keeps_the_tray_under_the_board(server, new_phone):
+    link = open_table(new_phone(), server, "escalero", ("Anna", "Ben"))
+    anna = seat(new_phone, link, ("Anna",), **GERMAN)["Anna"]
+    tray, game = anna.locator("#tray").bounding_box(), anna.locator("#game").bounding_box()
+    assert tray["x"] <= 0 and tray["width"] >= PHONE["viewport"]["width"] and tray["y"] > game["y"]
