@@ -510,3 +510,19 @@ def test_a_history_row_keeps_its_words_apart_from_its_value(app, phone, lang):
             row = re.sub(r'<span class="(when|id)">.*?</span>', "", row)
             text = " ".join(html.unescape(re.sub(r"<[^>]+>", "", row)).split())
             assert not re.search(r":\S", text), (path.name, text)
+
+
+def test_the_teams_line_keeps_its_teams_apart(app, phone):
+    """The board's line of teams ("Red: Anna & Cleo", "Emil") is chips, and its text read
+    "Red: Anna & CleoBlue: Ben & DoraEmil" to a screen reader or a copy."""
+    app.config["LIMITS"] = {"import": (100, 100, 0)}
+    reader = phone()
+    lines = []
+    for path in sorted(path for path in LOGS.glob("*/*.json") if not path.name.endswith(".expected.json")):
+        response = import_file(reader, path)
+        page = reader.get(response.headers["Location"].removesuffix("/history")).get_data(as_text=True)
+        lines += re.findall(r'<p class="teams">(.*?)</p>', page, re.S)
+    assert len(lines) >= 3
+    for line in lines:
+        teams = [html.unescape(re.sub(r"<[^>]+>", "", team)) for team in re.findall(r"<span class=\"team\">.*?</span>", line)]
+        assert " ".join(html.unescape(re.sub(r"<[^>]+>", "", line)).split()) == " ".join(teams), line
