@@ -119,6 +119,18 @@ def test_removing_a_phone_for_good_takes_a_second_tap(app, phone):
     assert page.count("/remove") == 1
 
 
+def test_a_new_join_link_takes_a_second_tap(phone):
+    """"New join link and code" made them new at one tap: the QR code on the table and the code
+    friends were typing stopped seating anyone. Now it asks first, saying so."""
+    host = phone()
+    token = host.open_table(players=("Anna", "Ben"))
+    page = host.get(f"/t/{token}").get_data(as_text=True)
+    asked = re.search(r'<details class="for-good"><summary class="button small">New join link and code</summary>\s*'
+                      r'<button [^>]*hx-vals=\'\{"new_link": "yes"\}\'>Make them new: the old QR code and code stop working'
+                      r'</button></details>', page)
+    assert asked and page.count('"new_link"') == 1
+
+
 def test_every_game_write_carries_its_race_token(app, phone):
     """Finding 6: a Euchre hand without the board it was made on is refused like an entry, and
     a Kaques step too; with it, a second phone's hand on the same board is refused as entered."""

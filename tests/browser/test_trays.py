@@ -175,7 +175,10 @@ def test_a_new_link_midway_and_a_late_joiner_let_in_for_the_rematch(server, new_
     host.click(".seats-panel summary")
     host.click("text=New seats wait for my yes")
     host.wait_for_selector(".table-settings button[aria-pressed='true']")
-    host.click("text=New join link and code")
+    host.click("text=New join link and code")  # asks first: the QR code on the table stops working
+    host.wait_for_timeout(300)
+    assert host.url == link
+    host.click(".table-settings .for-good > button")
     host.wait_for_url(lambda url: url != link)
     new_link = host.url
     # Ben's phone follows without a reload: its pad asks the new link, and writes there
