@@ -103,6 +103,7 @@
   const going = new Set();  // the idempotency keys of writes on their way now
   document.addEventListener("htmx:before:request", (e) => {
     const {ctx} = e.detail;
+    if (ctx.sourceElement?.id === "tray" && ctx.request.method === "GET") clearTimeout(again);
     const body = ctx.request.body;
     if (ctx.request.method !== "POST" || !(body instanceof URLSearchParams) || !body.get("idem")) return;
     if (ctx.kept) { going.add(ctx.kept.idem); return; }
@@ -146,11 +147,14 @@
     trayAgain(Math.min(5, wait));
   }
   // a tray that did not come (its dice tapped, its options never shown) is asked for again, with
-  // what is tapped then, once the network is back
+  // what is tapped then, once the network is back: once, and not once a tray is asked for since
+  // (each refusal's own retry came after the newer answer, and closed a question opened on it)
+  let again = null, offline = false;
+  const ask = () => $("#tray") && htmx.trigger($("#tray"), "change");
   function trayAgain(seconds) {
-    const ask = () => $("#tray") && htmx.trigger($("#tray"), "change");
-    if (navigator.onLine) setTimeout(ask, seconds * 1000);
-    else window.addEventListener("online", ask, {once: true});
+    clearTimeout(again);
+    if (navigator.onLine) again = setTimeout(ask, seconds * 1000);
+    else if (!offline) { offline = true; window.addEventListener("online", () => { offline = false; ask(); }, {once: true}); }
   }
   document.addEventListener("htmx:finally:request", (e) => { if (e.detail.ctx?.kept) going.delete(e.detail.ctx.kept.idem); });
   document.addEventListener("htmx:error", (e) => {

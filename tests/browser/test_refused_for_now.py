@@ -131,3 +131,30 @@ def test_a_tray_answered_after_the_turn_was_entered_leaves_the_fresh_tray(server
     anna.wait_for_timeout(800)
     assert anna.evaluate("document.querySelector('#tray input[name=dice]').value") == ""
     assert anna.locator("#tray .tray-options[data-for='1,1,1,2,3']").count() == 0
+
+
+def test_a_question_opened_on_a_tray_is_not_closed_by_an_older_refusal_s_retry(server, new_phone):
+    """Found behind nginx at a script's pace, on a phone turned sideways: a die's tray was
+    refused for now, the next die's came, and the player tapped a cross-out, which asks first;
+    then the refused tray's retry came, a second later, with the same five dice, and closed the
+    question before its answer could be tapped. Each refusal had its own retry (four went after
+    one turn). Now a tray asked for since does away with a retry, and one waits at a time."""
+    link = open_table(new_phone(), server, "escalero", ("Anna", "Ben"))
+    anna = seat(new_phone, link, ("Anna",), service_workers="block")["Anna"]
+    for face in (1, 2, 3):
+        anna.click(f"#tray [data-face='{face}']")
+    anna.wait_for_function("() => document.querySelector('#tray input[name=dice]').defaultValue === '1,2,3'")
+    refused = refuse_once(anna, re.compile(r"/tray\?"), "GET", NGINX_429, {"Content-Type": "text/html"})
+    anna.click("#tray [data-face='4']")
+    expect(anna.locator("#message")).to_contain_text("Not through yet")
+    anna.click("#tray [data-face='6']")  # asked for at once, and it comes
+    anna.wait_for_selector("#tray .tray-options[data-for='1,2,3,4,6'] details.option")
+    asked = []
+    anna.on("request", lambda request: "/tray?" in request.url and asked.append(request.url))
+    cross = anna.locator("#tray details.option").first
+    cross.locator("summary").click()
+    anna.wait_for_timeout(1500)  # the refusal's retry was due a second after it
+    assert asked == [] and len(refused) == 1
+    expect(cross.locator("button")).to_be_visible()
+    cross.locator("button").click()
+    wait_entries(anna, 1)
