@@ -502,3 +502,18 @@ def test_a_row_of_options_is_one_option_high_and_five_dice_one_line(server, new_
     assert max(heights) <= 64, heights
     tops = {round(die.bounding_box()["y"]) for die in anna.locator("#tray .thrown > *").all()}
     assert len(tops) == 1, tops
+
+
+def test_a_cross_out_turns_red_only_once_it_asks(server, new_phone):
+    """Escalero's cross-outs were red before any tap, as red as the question they open, so a
+    phone showed no change at the first tap but the confirm beside it."""
+    link = open_table(new_phone(), server, "escalero", ("Anna", "Ben"))
+    anna = seat(new_phone, link, ("Anna",))["Anna"]
+    throw(anna, [1, 2, 3, 4, 6])
+    background = "el => getComputedStyle(el).backgroundColor"
+    value = anna.locator("#tray button.option").first.evaluate(background)
+    cross = anna.locator("#tray details.option > summary").first
+    assert cross.evaluate(background) == value
+    cross.click()
+    assert cross.evaluate(background) != value
+    assert anna.locator("#tray details[open] > button").evaluate(background) == cross.evaluate(background)
