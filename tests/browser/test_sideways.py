@@ -56,3 +56,21 @@ def test_a_phone_held_upright_keeps_the_tray_under_the_board(server, new_phone):
     anna = seat(new_phone, link, ("Anna",), **GERMAN)["Anna"]
     tray, game = anna.locator("#tray").bounding_box(), anna.locator("#game").bounding_box()
     assert tray["x"] <= 0 and tray["width"] >= PHONE["viewport"]["width"] and tray["y"] > game["y"]
+
+
+def test_escoba_s_round_form_turned_sideways_has_its_check_beside_the_piles(server, new_phone):
+    """The round form's check and confirm stood under the piles, taking two thirds of the 360 px
+    high screen, the piles scrolling in the rest; now they stand beside them, in view."""
+    link = open_table(new_phone(), server, "escoba", ("Anna", "Ben"))
+    ben = seat(new_phone, link, ("Ben",), ready="[data-open-round]", **SIDEWAYS, **GERMAN)["Ben"]
+    ben.locator("[data-open-round]").tap()
+    form = ben.locator("#tray .escoba-form")
+    form.locator("input[name=c0]").fill("24")
+    form.locator("label.chip").first.tap()
+    confirm = form.locator("[data-round-confirm]")
+    expect(confirm).to_be_enabled()
+    pile, check = form.locator("fieldset.pile").first.bounding_box(), confirm.bounding_box()
+    assert check["x"] >= pile["x"] + pile["width"] and check["y"] + check["height"] <= 360, (pile, check)
+    assert ben.evaluate("document.documentElement.scrollWidth") <= 740
+    confirm.tap()
+    expect(form).to_have_count(0)
