@@ -575,5 +575,5 @@ def view(ctx: TableContext, played: service.Played) -> EscobaView | None:
 # the round form is typed in while the server checks it (it morphs, keeping the caret); it
 # starts from the escobas tapped so far, but once open it is the phone's own: another phone's
 # tap does not redraw it (web/context.py, tray_state)
-SCREEN = Screen(view, blueprints=(bp, finder_bp), filters={"escoba_code": card_code, "escoba_waits": waits_for}, tray_view=tray_view,
-                tray_swap="outerMorph", tray_reads_draft=False)
+SCREEN = Screen(view, blueprints=(bp, finder_bp), filters={"escoba_code": card_code, "escoba_waits": waits_for},
+                tray_view=tray_view, tray_swap="outerMorph", tray_reads_draft=False)
