@@ -74,3 +74,23 @@ def test_escoba_s_round_form_turned_sideways_has_its_check_beside_the_piles(serv
     assert ben.evaluate("document.documentElement.scrollWidth") <= 740
     confirm.tap()
     expect(form).to_have_count(0)
+
+
+def test_kaques_throw_by_throw_turned_sideways_keeps_the_throw_s_actions_in_view(server, new_phone):
+    """Throw by throw, the tray beside the board held the turn's total above the pad, and the
+    throw's "throw again" and "fertisch!" were under the screen's foot, a scroll inside the tray
+    every throw. With the pad open the total in one go folds away."""
+    link = open_table(new_phone(), server, "kaques", ("Anna", "Ben", "Cleo"))
+    anna = seat(new_phone, link, ("Anna",), ready="#tray", **SIDEWAYS, **GERMAN)["Anna"]
+    anna.locator(".kq-by-throw summary").tap()
+    for face in (1, 5, 2, 3, 4, 6):
+        anna.locator(f'#tray .dice-pad [data-face="{face}"]').tap()
+    stop = anna.locator("[data-kq-stop]")
+    expect(stop).to_have_text("fertisch! · 150")
+    tray = beside_the_board(anna)
+    for action in (anna.locator("[data-kq-again]"), stop):
+        box = action.bounding_box()
+        assert box["y"] + box["height"] <= tray["y"] + tray["height"], (box, tray)
+    expect(anna.locator("[data-kq-total]")).to_be_hidden()
+    anna.locator(".kq-by-throw summary").tap()  # folded again: the total in one go is back
+    expect(anna.locator("[data-kq-total]")).to_be_visible()
