@@ -7,6 +7,9 @@ from __future__ import annotations
 import os
 import re
 
+import pytest
+from playwright.sync_api import expect
+
 from .conftest import open_table, seat
 
 SHOTS = os.environ.get("EUCHRE_SHOTS")  # a folder: keep screenshots of the screens
@@ -214,3 +217,21 @@ def test_a_railroad_game_rematches_with_its_laps(server, new_phone):
         page.wait_for_selector("#board .race-carried")
         assert "1 carried in from the last game" in page.inner_text("#board .race")
     assert score(ben) == [1, 0]
+
+
+@pytest.mark.parametrize("viewport", [{"width": 360, "height": 740}, {"width": 740, "height": 360}])
+def test_the_hand_s_confirm_is_in_view_once_its_tricks_are_tapped(server, new_phone, viewport):
+    """A German phone: the trick counts sit low in the tray, and the check and Confirm a tap on
+    one brings came in under the screen's edge, to be scrolled to inside the tray (upright too:
+    the figures' one scroll a hand). They stand at the tray's foot now."""
+    link = open_table(new_phone(), server, "euchre", ("Anna", "Ben", "Cleo", "Dora"))
+    anna = seat(new_phone, link, ("Anna",), ready="#tray .maker", viewport=viewport, locale="de-DE",
+                extra_http_headers={"Accept-Language": "de-DE"})["Anna"]
+    anna.locator("#tray .maker[data-maker='Ben']").tap()
+    anna.locator("#tray [data-tricks='3']").tap()
+    confirm = anna.locator("#tray [data-confirm]")
+    expect(confirm).to_contain_text("Ben & Dora +1")
+    box = confirm.bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], box
+    confirm.tap()
+    expect(anna.locator("#stamp")).to_have_attribute("data-entries", "1")
