@@ -20,7 +20,10 @@ def beside_the_board(page) -> dict:
     tray, game = page.locator("#tray").bounding_box(), page.locator("#game").bounding_box()
     header = page.locator("header").bounding_box()
     assert game["x"] + game["width"] <= tray["x"], (game, tray)
-    assert tray["y"] >= header["y"] + header["height"] and tray["y"] + tray["height"] <= 360, (header, tray)
+    height = page.viewport_size["height"]
+    assert tray["y"] >= header["y"] + header["height"] and tray["y"] + tray["height"] <= height, (header, tray)
+    invite = page.locator("#invite").bounding_box()  # under the board, as upright: not a third column
+    assert invite["y"] >= game["y"] + game["height"], (invite, game)
     return tray
 
 
@@ -32,10 +35,11 @@ def test_the_host_turned_sideways_sits_down_with_the_tray_beside_the_names(serve
     beside_the_board(host)
 
 
-@pytest.mark.parametrize("viewport", [SIDEWAYS["viewport"], {"width": 844, "height": 390}])
+@pytest.mark.parametrize("viewport", [SIDEWAYS["viewport"], {"width": 844, "height": 390}, {"width": 915, "height": 412}])
 def test_escalero_turned_sideways_shows_the_whole_turn_beside_the_pad(server, new_phone, viewport):
     """Five dice tapped: the faces, the dice, "served" and a row of options all in view at
-    once, the page not scrolled; the pad beside it. Once scrolled down the pad, the tray stays."""
+    once, the page not scrolled; the pad beside it. Once scrolled down the pad, the tray stays.
+    From 900 px wide the invitation took a third column and squeezed the board to a strip."""
     link = open_table(new_phone(), server, "escalero", ("Anna", "Ben", "Cleo", "Dora"))
     anna = seat(new_phone, link, ("Anna",), viewport=viewport, **GERMAN)["Anna"]
     throw(anna, [5, 5, 5, 2, 2])
