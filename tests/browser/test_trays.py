@@ -502,6 +502,10 @@ def test_a_row_of_options_is_one_option_high_and_five_dice_one_line(server, new_
     assert max(heights) <= 64, heights
     tops = {round(die.bounding_box()["y"]) for die in anna.locator("#tray .thrown > *").all()}
     assert len(tops) == 1, tops
+    anna.click("#tray .served")  # pressed, its word bold and wider: the dice stay on their line
+    anna.wait_for_selector("#tray .tray-options[data-for='5,5,5,2,2 served'] .option")
+    tops = {round(die.bounding_box()["y"]) for die in anna.locator("#tray .thrown > *").all()}
+    assert len(tops) == 1, tops
 
 
 def test_a_cross_out_turns_red_only_once_it_asks(server, new_phone):
