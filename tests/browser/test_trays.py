@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from .conftest import PHONE, open_table, seat
@@ -489,12 +490,14 @@ def test_parts_that_leave_the_tray_as_it_was_keep_it_on_the_page(server, new_pho
     wait_entries(anna, 2)
 
 
-def test_a_row_of_options_is_one_option_high_and_five_dice_one_line(server, new_phone):
+@pytest.mark.parametrize("viewport", [PHONE["viewport"], {"width": 320, "height": 568}])
+def test_a_row_of_options_is_one_option_high_and_five_dice_one_line(server, new_phone, viewport):
     """A German phone: the cross-outs' closed confirms ("Ja, Kol. 1 · 1 streichen"), laid out
     though never shown, made every option 102 px high and left gaps in the row, and the five
-    dice took two lines beside "serviert"."""
+    dice took two lines beside "serviert" (on a 320 px phone "serviert" goes under them)."""
     link = open_table(new_phone(), server, "escalero", ("Anna", "Ben"))
-    anna = seat(new_phone, link, ("Anna",), locale="de-AT", extra_http_headers={"Accept-Language": "de-AT"})["Anna"]
+    anna = seat(new_phone, link, ("Anna",), viewport=viewport, locale="de-AT",
+                extra_http_headers={"Accept-Language": "de-AT"})["Anna"]
     throw(anna, [5, 5, 5, 2, 2])
     options = anna.locator("#tray .option:not(details), #tray details.option > summary")
     assert options.count() > 10
