@@ -494,11 +494,13 @@ def test_parts_that_leave_the_tray_as_it_was_keep_it_on_the_page(server, new_pho
 def test_a_row_of_options_is_one_option_high_and_five_dice_one_line(server, new_phone, viewport):
     """A German phone: the cross-outs' closed confirms ("Ja, Kol. 1 · 1 streichen"), laid out
     though never shown, made every option 102 px high and left gaps in the row, and the five
-    dice took two lines beside "serviert" (on a 320 px phone "serviert" goes under them)."""
+    dice took two lines beside "serviert" (on a 320 px phone "serviert" goes under them), under
+    a turn line of two lines."""
     link = open_table(new_phone(), server, "escalero", ("Anna", "Ben"))
     anna = seat(new_phone, link, ("Anna",), viewport=viewport, locale="de-AT",
                 extra_http_headers={"Accept-Language": "de-AT"})["Anna"]
     throw(anna, [5, 5, 5, 2, 2])
+    assert anna.locator("#tray .turn").bounding_box()["height"] < 48  # "Du bist dran! · 0 von 40 Feldern": one line
     options = anna.locator("#tray .option:not(details), #tray details.option > summary")
     assert options.count() > 10
     heights = {round(box["height"]) for box in (option.bounding_box() for option in options.all())}
