@@ -223,7 +223,8 @@ def test_a_railroad_game_rematches_with_its_laps(server, new_phone):
 def test_the_hand_s_confirm_is_in_view_once_its_tricks_are_tapped(server, new_phone, viewport):
     """A German phone: the trick counts sit low in the tray, and the check and Confirm a tap on
     one brings came in under the screen's edge, to be scrolled to inside the tray (upright too:
-    the figures' one scroll a hand). They stand at the tray's foot now."""
+    the figures' one scroll a hand). They stand at the tray's foot now, low enough to leave the
+    count tapped in view."""
     link = open_table(new_phone(), server, "euchre", ("Anna", "Ben", "Cleo", "Dora"))
     anna = seat(new_phone, link, ("Anna",), ready="#tray .maker", viewport=viewport, locale="de-DE",
                 extra_http_headers={"Accept-Language": "de-DE"})["Anna"]
@@ -233,5 +234,8 @@ def test_the_hand_s_confirm_is_in_view_once_its_tricks_are_tapped(server, new_ph
     expect(confirm).to_contain_text("Ben & Dora +1")
     box = confirm.bounding_box()
     assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], box
+    if viewport["height"] > viewport["width"]:  # upright, the count tapped stays in view above them
+        count, check = anna.locator("#tray [data-tricks='3'] b").bounding_box(), anna.locator("#tray .confirm").bounding_box()
+        assert count["y"] + count["height"] <= check["y"], (count, check)
     confirm.tap()
     expect(anna.locator("#stamp")).to_have_attribute("data-entries", "1")
