@@ -235,7 +235,8 @@ def test_the_hand_s_confirm_is_in_view_once_its_tricks_are_tapped(server, new_ph
     box = confirm.bounding_box()
     assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], box
     if viewport["height"] > viewport["width"]:  # upright, the count tapped stays in view above them
-        count, check = anna.locator("#tray [data-tricks='3'] b").bounding_box(), anna.locator("#tray .confirm").bounding_box()
+        count = anna.locator("#tray [data-tricks='3'] b").bounding_box()
+        check = anna.locator("#tray .confirm").bounding_box()
         assert count["y"] + count["height"] <= check["y"], (count, check)
     confirm.tap()
     expect(anna.locator("#stamp")).to_have_attribute("data-entries", "1")
