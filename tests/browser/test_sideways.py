@@ -33,6 +33,8 @@ def test_the_host_turned_sideways_sits_down_with_the_tray_beside_the_names(serve
     host.locator("#join button:has-text('Anna')").tap(timeout=3000)  # the tray took this tap
     expect(host.locator("#join")).to_have_count(0)
     beside_the_board(host)
+    # who named trump, "All passed" too, without a scroll inside the tray
+    assert host.evaluate("(t => t.scrollHeight <= t.clientHeight)(document.querySelector('#tray'))")
 
 
 @pytest.mark.parametrize("viewport", [SIDEWAYS["viewport"], {"width": 844, "height": 390}, {"width": 915, "height": 412}])
