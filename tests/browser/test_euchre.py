@@ -240,3 +240,15 @@ def test_the_hand_s_confirm_is_in_view_once_its_tricks_are_tapped(server, new_ph
         assert count["y"] + count["height"] <= check["y"], (count, check)
     confirm.tap()
     expect(anna.locator("#stamp")).to_have_attribute("data-entries", "1")
+
+
+def test_the_host_of_a_small_phone_sits_down_past_the_tray(server, new_phone):
+    """A 320×568 phone: the host, who writes for everyone, has the tray before a seat, and
+    Euchre's covered every name to sit down by (a tap on one went to the tray)."""
+    host = new_phone(viewport={"width": 320, "height": 568})
+    open_table(host, server, "euchre", ("Anna", "Ben", "Cleo", "Dora"))
+    expect(host.locator("#tray")).to_be_visible()
+    host.locator("#join button:has-text('Dora')").tap(timeout=3000)
+    expect(host.locator("#join")).to_have_count(0)
+    # seated, the tray may take its height again
+    assert host.locator("#tray").evaluate("t => parseFloat(getComputedStyle(t).maxHeight)") > 568 * .6

@@ -544,16 +544,3 @@ def test_a_long_name_on_the_turn_line_reads_whole(server, new_phone):
     turn = host.locator("#tray .turn")
     expect(turn).to_contain_text("Benedikt Maximilian ist dran")
     assert turn.evaluate("el => el.scrollWidth <= el.clientWidth"), turn.inner_text()
-
-
-@pytest.mark.parametrize("game", ["euchre", "escalero"])
-def test_the_host_of_a_small_phone_sits_down_past_the_tray(server, new_phone, game):
-    """A 320×568 phone: the host, who writes for everyone, has the tray before a seat, and
-    Euchre's covered every name to sit down by (a tap on one went to the tray)."""
-    host = new_phone(viewport={"width": 320, "height": 568})
-    open_table(host, server, game, ("Anna", "Ben", "Cleo", "Dora"))
-    expect(host.locator("#tray")).to_be_visible()
-    host.locator("#join button:has-text('Dora')").tap(timeout=3000)
-    expect(host.locator("#join")).to_have_count(0)
-    # seated, the tray may take its height again
-    assert host.locator("#tray").evaluate("t => parseFloat(getComputedStyle(t).maxHeight)") > 568 * .6
