@@ -52,7 +52,8 @@ def test_escalero_turned_sideways_shows_the_whole_turn_beside_the_pad(server, ne
     assert anna.evaluate("window.scrollY") == 0 and anna.evaluate("document.querySelector('#tray').scrollTop") == 0
     anna.mouse.wheel(0, 200)  # down the pad
     anna.wait_for_function("() => scrollY > 100")
-    assert anna.locator("#tray").bounding_box()["y"] == anna.locator("header").bounding_box()["height"]
+    stuck, header = anna.locator("#tray").bounding_box()["y"], anna.locator("header").bounding_box()
+    assert abs(stuck - (header["y"] + header["height"])) <= 1, (stuck, header)  # under the header
     anna.locator("#tray .option").first.tap()
     expect(anna.locator("#stamp")).to_have_attribute("data-entries", "1")
 
