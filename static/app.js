@@ -161,7 +161,11 @@
     const {ctx} = e.detail;
     if (!ctx || ctx.response) return;
     if (ctx.kept) net("offline");
-    if (ctx.sourceElement?.id === "tray" && ctx.request.method === "GET") trayAgain(3);
+    if (ctx.sourceElement?.id !== "tray" || ctx.request.method !== "GET") return;
+    // the dice tapped stand; where their options come, the phone says why they have not yet
+    const thrown = $("#tray .thrown");
+    if (thrown) thrown.dataset.left = $("#net")?.dataset.dice || "";
+    trayAgain(3);
   });
   let sending = false;
   async function resend() {

@@ -490,7 +490,8 @@ def test_the_network_words_come_translated_in_the_page(client):
     net = dict(re.findall(r'data-(\w+)="([^"]*)"', re.search(r'<span class="net"[^>]*>', page).group(0)))
     english = {"live": "Live", "back": "Back online", "lost": "Connection lost — reconnecting",
                "polling": "Live updates paused — refreshing every 4 s",
-               "offline": "Offline — entries are kept and sent when the network is back"}
+               "offline": "Offline — entries are kept and sent when the network is back",
+               "dice": "Offline — the options come when the network is back"}
     assert set(net) == set(english)
     assert [key for key in english if net[key] == english[key]] == ["live"]  # "Live" is German too
     assert net["back"] == "Wieder online"

@@ -3,9 +3,11 @@ a slip undone, and a whole game to the settlement."""
 
 from __future__ import annotations
 
+import re
 
 import zxingcpp
 from PIL import Image
+from playwright.sync_api import expect
 
 from .conftest import Server, enter_for_all, seat
 from .conftest import open_table as open_table_of
@@ -175,6 +177,35 @@ def test_an_entry_made_offline_is_kept_and_sent_once(server, new_phone):
     anna.evaluate("window.dispatchEvent(new Event('online'))")  # a second resend changes nothing
     anna.wait_for_timeout(500)
     assert ben.locator("#board .history li.entry").count() == 1
+
+
+def test_dice_tapped_offline_say_their_options_wait_for_the_network(server, new_phone):
+    """The Wi-Fi drops on Anna's turn (German phone): the five dice she taps stay, and where
+    their options come the tray says they come once the network is back (it said "tap five
+    dice", as if none were tapped); the header keeps the table's code and her name beside the
+    offline sentence (it squeezed them out, and the sentence spilled out of its badge). Back
+    online, the options come by themselves and the sentence is gone."""
+    german = {"locale": "de-AT", "extra_http_headers": {"Accept-Language": "de-AT"}}
+    anna = new_phone(**german)
+    open_table(anna, server)
+    anna.click("button:has-text('Anna')")
+    anna.wait_for_selector("#join", state="detached")
+    anna.context.set_offline(True)
+    anna.evaluate("window.dispatchEvent(new Event('offline'))")
+    for face in "55522":
+        anna.locator(f"#tray .dice-pad [data-face='{face}']").tap()
+    thrown = anna.locator("#tray .thrown")
+    expect(thrown).to_have_attribute("data-left", "Offline — die Möglichkeiten kommen, sobald das Netz wieder da ist")
+    expect(thrown.locator("[data-take]")).to_have_count(5)
+    where, badge = anna.locator(".top .where").bounding_box(), anna.locator("#net").bounding_box()
+    assert where["width"] > 100 and where["x"] + where["width"] <= 360, where  # the code and the name
+    assert badge["y"] >= where["y"] + where["height"] and badge["x"] >= 0 and badge["x"] + badge["width"] <= 360, badge
+
+    anna.context.set_offline(False)
+    anna.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(anna.locator("#tray .option").first).to_be_visible()
+    expect(thrown).not_to_have_attribute("data-left", re.compile("Offline"))
+    expect(thrown.locator("[data-take]")).to_have_count(5)
 
 
 def test_an_entry_slow_to_answer_is_not_sent_again_meanwhile(server, new_phone):

@@ -101,3 +101,18 @@ def test_kaques_throw_by_throw_turned_sideways_keeps_the_throw_s_actions_in_view
     expect(anna.locator("[data-kq-total]")).to_be_hidden()
     anna.locator(".kq-by-throw summary").tap()  # folded again: the total in one go is back
     expect(anna.locator("[data-kq-total]")).to_be_visible()
+
+
+def test_offline_the_header_keeps_the_table_s_code_beside_the_sentence(server, new_phone):
+    """Sideways the header is one row: the offline sentence took all of it, and the table's code
+    read "Z…"; now the sentence is cut, the code and the language button stay."""
+    anna = seat(new_phone, open_table(new_phone(), server, "escalero", ("Anna", "Ben")), ("Anna",),
+                **SIDEWAYS, **GERMAN)["Anna"]
+    code = anna.locator(".where b").first.inner_text()
+    anna.context.set_offline(True)
+    anna.evaluate("window.dispatchEvent(new Event('offline'))")
+    expect(anna.locator("#net")).to_have_attribute("data-state", "offline")
+    where, badge, language = (anna.locator(s).bounding_box() for s in (".top .where", "#net", ".lang summary"))
+    assert where["width"] >= anna.locator(".where b").first.bounding_box()["width"], (code, where)
+    assert badge["y"] < where["y"] + where["height"] and badge["x"] + badge["width"] <= language["x"], (badge, language)
+    anna.context.set_offline(False)
