@@ -162,9 +162,11 @@
     if (!ctx || ctx.response) return;
     if (ctx.kept) net("offline");
     if (ctx.sourceElement?.id !== "tray" || ctx.request.method !== "GET") return;
-    // the dice tapped stand; where their options come, the phone says why they have not yet
-    const thrown = $("#tray .thrown");
-    if (thrown) thrown.dataset.left = $("#net")?.dataset.dice || "";
+    // what was tapped stands; the phone says why the next step has not come: where a throw's
+    // options come, or atop the tray
+    const tray = $("#tray"), thrown = $("#tray .thrown"), why = $("#net")?.dataset.tray || "";
+    if (thrown) thrown.dataset.left = why;
+    else if (tray) tray.dataset.waiting = why;
     trayAgain(3);
   });
   let sending = false;

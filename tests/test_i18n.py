@@ -491,7 +491,7 @@ def test_the_network_words_come_translated_in_the_page(client):
     english = {"live": "Live", "back": "Back online", "lost": "Connection lost — reconnecting",
                "polling": "Live updates paused — refreshing every 4 s",
                "offline": "Offline — entries are kept and sent when the network is back",
-               "dice": "Offline — the options come when the network is back"}
+               "tray": "Offline — what you tapped stays, and the next step comes when the network is back"}
     assert set(net) == set(english)
     assert [key for key in english if net[key] == english[key]] == ["live"]  # "Live" is German too
     assert net["back"] == "Wieder online"

@@ -181,10 +181,10 @@ def test_an_entry_made_offline_is_kept_and_sent_once(server, new_phone):
 
 def test_dice_tapped_offline_say_their_options_wait_for_the_network(server, new_phone):
     """The Wi-Fi drops on Anna's turn (German phone): the five dice she taps stay, and where
-    their options come the tray says they come once the network is back (it said "tap five
-    dice", as if none were tapped); the header keeps the table's code and her name beside the
-    offline sentence (it squeezed them out, and the sentence spilled out of its badge). Back
-    online, the options come by themselves and the sentence is gone."""
+    their options come the tray says so, and that the next step comes once the network is back
+    (it said "tap five dice", as if none were tapped); the header keeps the table's code and
+    her name beside the offline sentence (it squeezed them out, and the sentence spilled out of
+    its badge). Back online, the options come by themselves and the sentence is gone."""
     german = {"locale": "de-AT", "extra_http_headers": {"Accept-Language": "de-AT"}}
     anna = new_phone(**german)
     open_table(anna, server)
@@ -195,7 +195,7 @@ def test_dice_tapped_offline_say_their_options_wait_for_the_network(server, new_
     for face in "55522":
         anna.locator(f"#tray .dice-pad [data-face='{face}']").tap()
     thrown = anna.locator("#tray .thrown")
-    expect(thrown).to_have_attribute("data-left", "Offline — die Möglichkeiten kommen, sobald das Netz wieder da ist")
+    expect(thrown).to_have_attribute("data-left", "Offline — was du getippt hast, bleibt; weiter geht’s, sobald das Netz wieder da ist")
     expect(thrown.locator("[data-take]")).to_have_count(5)
     where, badge = anna.locator(".top .where").bounding_box(), anna.locator("#net").bounding_box()
     assert where["width"] > 100 and where["x"] + where["width"] <= 360, where  # the code and the name

@@ -252,3 +252,23 @@ def test_the_host_of_a_small_phone_sits_down_past_the_tray(server, new_phone):
     expect(host.locator("#join")).to_have_count(0)
     # seated, the tray may take its height again
     assert host.locator("#tray").evaluate("t => parseFloat(getComputedStyle(t).maxHeight)") > 568 * .6
+
+
+def test_a_maker_tapped_offline_is_told_and_goes_on_when_the_network_is_back(server, new_phone):
+    """The Wi-Fi drops as Anna taps who named trump (Spanish phone): the tray, whose next step
+    is the server's, said nothing of why it did not come; it says so now atop the tray, and goes
+    on by itself once the network is back."""
+    link = open_table(new_phone(), server, "euchre", ("Anna", "Ben", "Cleo", "Dora"))
+    anna = seat(new_phone, link, ("Anna",), ready="#tray .maker", locale="es-ES",
+                extra_http_headers={"Accept-Language": "es-ES"})["Anna"]
+    anna.context.set_offline(True)
+    anna.evaluate("window.dispatchEvent(new Event('offline'))")
+    anna.locator("#tray .maker[data-maker='Ben']").tap()
+    expect(anna.locator("#tray")).to_have_attribute(
+        "data-waiting", "Sin conexión — lo que has tocado se queda; se sigue cuando vuelva la red")
+    anna.context.set_offline(False)
+    anna.evaluate("window.dispatchEvent(new Event('online'))")
+    anna.locator("#tray [data-tricks='3']").tap()
+    expect(anna.locator("#tray")).not_to_have_attribute("data-waiting", re.compile("."))
+    anna.locator("#tray [data-confirm]").tap()
+    expect(anna.locator("#stamp")).to_have_attribute("data-entries", "1")
