@@ -49,8 +49,13 @@ def parse_json(text: str | bytes) -> Any:
     try:
         value = json.loads(text)
         json.dumps(value, ensure_ascii=False).encode("utf-8")  # a lone surrogate is no text to show
-    except (ValueError, RecursionError) as error:
-        raise LogError("this is not a JSON document (%(error)s)", error=_short(error)) from None
+    except json.JSONDecodeError as error:  # where, not Python's English words for what
+        raise LogError("this is not a JSON document (line %(line)s, column %(column)s)", line=error.lineno,
+                       column=error.colno) from None
+    except UnicodeError:
+        raise LogError("this is not a JSON document: it is not UTF-8 text") from None
+    except (ValueError, RecursionError):
+        raise LogError("this is not a JSON document") from None
     return value
 
 
@@ -178,11 +183,6 @@ def replay(doc: Any) -> dict[str, Any]:
     """The result object of a whole log (LOG-FORMAT.md), or LogError."""
     game = read_header(doc)
     return game.engine.result(fold(game, doc["events"]))
-
-
-def _short(error: Exception) -> str:
-    text = str(error).splitlines()[0] if str(error) else type(error).__name__
-    return text[:120]
 
 
 @cache

@@ -165,8 +165,9 @@ class Write:
         if misfit is not None:
             if misfit.number == index + 1:
                 raise Refused(misfit.error.text)
-            raise Refused("%(error)s (entry %(number)s would no longer fit)", error=misfit.error.text,
-                          number=misfit.number)
+            # named as its row in the history is (#45), not by its place among the entries
+            raise Refused("%(error)s (entry #%(number)s would no longer fit)", error=misfit.error.text,
+                          number=played.entries[misfit.number - 1][0].id)
         return self.event("correct", replacement, target=recorded.id)
 
     def save_draft(self, payload: Any) -> None:

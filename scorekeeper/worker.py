@@ -66,6 +66,7 @@ import struct
 import tempfile
 import time
 from functools import lru_cache
+from html import escape
 
 import gevent
 from gunicorn.http.body import Body, LengthReader
@@ -82,9 +83,9 @@ BODY_SECONDS = 20.0  # how long a request's body may take to arrive after its he
 MAX_BODY = 128 * 1024  # bytes of a request's body (the app takes 64 KB; nginx 128 KB)
 MOST_CONNECTIONS = 10000  # connections a worker serves, where its open-files limit allows
 
-def answer(status: str, words: bytes, *headers: bytes) -> bytes:
+def answer(status: str, words: bytes, *headers: bytes, kind: bytes = b"text/plain") -> bytes:
     """A whole HTTP answer with words, that closes its connection."""
-    return (b"HTTP/1.1 " + status.encode() + b"\r\nContent-Type: text/plain; charset=utf-8\r\n"
+    return (b"HTTP/1.1 " + status.encode() + b"\r\nContent-Type: " + kind + b"; charset=utf-8\r\n"
             + b"".join(header + b"\r\n" for header in headers)
             + b"Connection: close\r\nContent-Length: " + str(len(words)).encode() + b"\r\n\r\n" + words)
 
@@ -100,8 +101,8 @@ LINK_FULL = N_("Too many live boards of this table are open: this one updates ev
 LIVE = re.compile(r"/[tb]/([^/]+)/live")  # a live stream's path (web/table.py), the join link's or the board's
 
 
-def stream_refusals(message: str = STREAMS_FULL) -> dict[str, bytes]:
-    """The answer to a stream past a cap, `message`, in every language of the catalogs."""
+def translated(message: str) -> dict[str, str]:
+    """`message` in every language of the catalogs."""
     from babel.support import Translations
 
     folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "translations")
@@ -109,9 +110,27 @@ def stream_refusals(message: str = STREAMS_FULL) -> dict[str, bytes]:
     for language in sorted(os.listdir(folder)):
         if os.path.isfile(os.path.join(folder, language, "LC_MESSAGES", "messages.mo")):
             words[language] = Translations.load(folder, [language]).gettext(message)
+    return words
+
+
+def stream_refusals(message: str = STREAMS_FULL) -> dict[str, bytes]:
+    """The answer to a stream past a cap, `message`, in every language of the catalogs."""
     return {language: answer("429 Too Many Requests", (text + "\n").encode(), b"Retry-After: 30",
                              b"Content-Language: " + language.encode())
-            for language, text in words.items()}
+            for language, text in translated(message).items()}
+
+
+BIG = N_("That is too much to send at once.")
+
+
+def too_big_pages() -> dict[str, bytes]:
+    """The 413 of a body past MAX_BODY in every language: a page, as a phone shows it (a file
+    picked on the import page comes to it), not a desktop-wide line of English."""
+    return {language: answer("413 Content Too Large", (
+        f'<!doctype html><html lang="{language}"><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1"><title>413</title>'
+        f'<p style="font: 1.1rem/1.4 system-ui, sans-serif; margin: 24px">{escape(text)}</p></html>\n').encode(),
+        b"Content-Language: " + language.encode(), kind=b"text/html") for language, text in translated(BIG).items()}
 
 
 REFUSAL = answer("429 Too Many Requests",
@@ -120,7 +139,6 @@ TOO_FAST = answer("429 Too Many Requests",
                   b"Too many requests from this address. Wait a moment, then reload the page.\n",
                   b"Retry-After: 5")
 TOO_SLOW = answer("408 Request Timeout", b"The request did not arrive in time. Try again.\n")
-TOO_BIG = answer("413 Content Too Large", b"That is too much to send at once.\n")
 FULL = answer("503 Service Unavailable", b"The server is full right now. Try again in a moment.\n",
               b"Retry-After: 5")
 
@@ -458,13 +476,14 @@ class CappedGeventWorker(GeventWorker):
         self.table.claim(os.getpid())
         self.open_total = 0
         self.refused_connections = self.refused_requests = self.refused_full = self.refused_streams = 0
-        self.stream_refusals = {"address": stream_refusals(STREAMS_FULL), "link": stream_refusals(LINK_FULL)}
+        self.worded = {"address": stream_refusals(STREAMS_FULL), "link": stream_refusals(LINK_FULL),
+                       "big": too_big_pages()}
         super().init_process()
 
-    def stream_refusal(self, req, cap: str = "address") -> bytes:
-        """The refusal past a streams' cap ("address" or "link"), in the first language of the
-        request's Accept-Language the catalogs have (else English)."""
-        refusals = self.stream_refusals[cap]
+    def in_language(self, req, kind: str) -> bytes:
+        """A refusal of `kind` — past a streams' cap ("address" or "link"), a body too big ("big")
+        — in the first language of the request's Accept-Language the catalogs have (else English)."""
+        refusals = self.worded[kind]
         header = next((value for name, value in req.headers if name == "ACCEPT-LANGUAGE"), "")
         for tag in header.split(","):
             language = tag.split(";", 1)[0].strip()[:2].lower()
@@ -488,7 +507,7 @@ class CappedGeventWorker(GeventWorker):
                 for taken in held:
                     self.table.close_stream(taken)
                 self.refused_streams += 1
-                return [], self.stream_refusal(req, kind)
+                return [], self.in_language(req, kind)
             if slot is not None:
                 held.append(slot)
         return held, None
@@ -536,7 +555,7 @@ class CappedGeventWorker(GeventWorker):
             if reader.length == 0:
                 return None
             if reader.length > MAX_BODY:
-                return TOO_BIG
+                return self.in_language(req, "big")
         if getattr(req, "_expected_100_continue", False):  # the client waits for it to send the body
             sock.sendall(b"HTTP/1.1 100 Continue\r\n\r\n")
             req._expected_100_continue = False  # gunicorn would send it again
@@ -551,7 +570,7 @@ class CappedGeventWorker(GeventWorker):
         finally:
             timeout.close()
         if len(data) > MAX_BODY:
-            return TOO_BIG
+            return self.in_language(req, "big")
         req.body = Body(io.BytesIO(data))
         return None
 

@@ -339,6 +339,25 @@ def test_the_host_corrects_tricks_maker_alone_and_redeal(table, app):
     assert correct(ben, token, first, type="hand", maker="Anna", tricks=3).status_code == 403  # not his entry
 
 
+def test_a_correction_that_ends_the_game_early_names_the_row_that_no_longer_fits(table, app):
+    """The row a refused correction names is the one the history shows ("#45"): it said "entry
+    4", its place in the game, which no row on the phone is numbered."""
+    host, anna, ben, token = table
+    hand(anna, token, maker="Dora", tricks=1)
+    slip = played_of(app, token).entries[0][0].id
+    assert host.write(f"/t/{token}/undo", {"target": str(slip)}).status_code == 200  # ids and places part
+    for maker, tricks, extra in [("Anna", 5, {"alone": True}), ("Anna", 5, {"alone": True}), ("Cleo", 3, {}),
+                                 ("Ben", 3, {})]:
+        assert hand(anna, token, maker=maker, tricks=tricks, **extra).status_code == 200
+    third, fourth = (recorded.id for recorded, _ in played_of(app, token).entries[2:])
+    assert fourth != 4  # its place among the entries
+    response = correct(host, token, third, alone=True, tricks=5)  # Anna & Cleo reach 12 of 10
+    assert response.status_code == 409
+    text = html.unescape(response.get_data(as_text=True))
+    assert f"(entry #{fourth} would no longer fit)" in text, text
+    assert f'id="h{fourth}"' in board(host, token) and f"#{fourth}" in board(host, token)
+
+
 # --- the end -----------------------------------------------------------------------------------
 
 

@@ -111,19 +111,46 @@ def test_import_a_log_then_see_it(phone):
 
 @pytest.mark.parametrize("content, expected", [
     ((LOGS / "escalero" / "refused" / "column-out-of-range.json"), None),
-    (b"{not json", "this is not a JSON document"),
-    (b"[]", "a game log must be a JSON object with format, game, players, rules and events"),
+    (b"{not json", "This is not a JSON document (line 1, column 2)."),
+    ("{\"a\": \"caf\u00e9\"}".encode("latin-1"), "This is not a JSON document: it is not UTF-8 text."),
+    (b"[]", "A game log must be a JSON object with format, game, players, rules and events."),
 ])
 def test_a_refused_log_is_one_line_and_a_400(phone, content, expected):
     reader = phone()
-    if isinstance(content, Path):
+    if isinstance(content, Path):  # the line `scorekeeper replay` says, as a sentence
         expected = content.with_suffix(".expected.txt").read_text().strip()
+        expected = expected[:1].upper() + expected[1:]
         content = content.read_bytes()
     response = reader.post("/import", {"log": (io.BytesIO(content), "x.json")}, fetch=False,
                            content_type="multipart/form-data")
     assert response.status_code == 400
     assert message(response).replace("&#34;", '"').replace("&#39;", "'").startswith(expected)
     assert "\n" not in message(response)
+
+
+def test_a_broken_file_is_told_in_the_phone_s_words_not_python_s(phone):
+    """A German phone: a file that is no JSON was told "das ist kein JSON-Dokument (Expecting
+    value: line 1 column 1 (char 0))" — Python's English inside, and no capital."""
+    reader = phone()
+    reader.post("/language", {"lang": "de", "next": "/"}, fetch=False)
+    response = reader.post("/import", {"log": (io.BytesIO(b"not json"), "x.json")}, fetch=False,
+                           content_type="multipart/form-data")
+    assert response.status_code == 400
+    assert message(response) == "Das ist kein JSON-Dokument (Zeile 1, Spalte 1)."
+
+
+def test_a_file_too_big_keeps_the_import_page(phone, app):
+    """A file past the app's limit came back as a page whose one way on was home; the import
+    page comes again, saying how much it takes."""
+    reader = phone()
+    reader.post("/language", {"lang": "es", "next": "/"}, fetch=False)
+    big = b"[" + b" " * app.config["MAX_CONTENT_LENGTH"] + b"]"
+    response = reader.post("/import", {"log": (io.BytesIO(big), "x.json")}, fetch=False,
+                           content_type="multipart/form-data")
+    assert response.status_code == 413
+    page = response.get_data(as_text=True)
+    assert 'enctype="multipart/form-data"' in page and 'name="log"' in page  # the form, to pick another
+    assert "64 KB" in message(response) and "importar" in message(response)
 
 
 def test_import_needs_a_file_and_the_page_token(phone, client):

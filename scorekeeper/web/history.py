@@ -20,7 +20,7 @@ from .. import metrics, service
 from ..gamelog import LogError, cooperate, paced, parse_json
 from .context import TableContext, table_blueprint, table_url
 from .db import get_db
-from .i18n import _, say, translate
+from .i18n import _, say
 from .security import client_address, device_id
 from .writes import change_of, fragment
 
@@ -113,6 +113,15 @@ def import_form():
     return render_template("import.html")
 
 
+@imports.errorhandler(413)
+def import_too_big(error):
+    """A file past the app's limit (MAX_CONTENT_LENGTH, read before the view: the CSRF check
+    reads the form): the import page again, saying so; it was a page with no way on but home."""
+    most = current_app.config["MAX_CONTENT_LENGTH"] // 1024
+    return render_template("import.html", message=_("That file is too big to import here: at most %(size)s KB.",
+                                                      size=most)), 413
+
+
 @imports.post("/import")
 def import_log():
     """A log from a file (or pasted) becomes a new table hosted by this device; its history
@@ -126,8 +135,8 @@ def import_log():
     try:
         table = service.import_log(get_db(), parse_json(text), device=device_id(), address=client_address(),
                                    played_at=played_at)
-    except LogError as error:
-        return render_template("import.html", message=translate(error), played_at=played_at,
+    except LogError as error:  # the log format's one line, as a sentence
+        return render_template("import.html", message=say(error), played_at=played_at,
                                text=text if isinstance(text, str) else ""), 400
     except service.Refused as refusal:  # past the limit of imports, or a table it may not name
         metrics.refused(refusal)

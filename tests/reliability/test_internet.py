@@ -430,14 +430,20 @@ def test_a_stream_past_the_cap_is_told_in_the_phone_s_language():
 
     from scorekeeper import worker
 
-    refusals = {"address": worker.stream_refusals(worker.STREAMS_FULL), "link": worker.stream_refusals(worker.LINK_FULL)}
-    assert set(refusals["address"]) == set(refusals["link"]) == {"en", "de", "es", "pl"}
-    refuse = lambda header, cap="address": worker.CappedGeventWorker.stream_refusal(
-        SimpleNamespace(stream_refusals=refusals), SimpleNamespace(headers=[("ACCEPT-LANGUAGE", header)]), cap)
+    refusals = {"address": worker.stream_refusals(worker.STREAMS_FULL), "link": worker.stream_refusals(worker.LINK_FULL),
+                "big": worker.too_big_pages()}
+    assert set(refusals["address"]) == set(refusals["link"]) == set(refusals["big"]) == {"en", "de", "es", "pl"}
+    refuse = lambda header, cap="address": worker.CappedGeventWorker.in_language(
+        SimpleNamespace(worded=refusals), SimpleNamespace(headers=[("ACCEPT-LANGUAGE", header)]), cap)
     assert b"Zu viele Live-Tafeln" in refuse("de-AT,de;q=0.9,en;q=0.8")
     assert b"Z tego adresu" in refuse("fr-FR, pl;q=0.5") and b"demasiados" in refuse("es")
     assert refuse("").startswith(b"HTTP/1.1 429 Too Many Requests") and b"Too many live boards" in refuse("zz")
     assert b"of this table" in refuse("en", "link") and "Esta mesa tiene".encode() in refuse("es", "link")
+    # a file too big for the import page: a page a phone reads, in its language (it was a line
+    # of English, 980 px wide)
+    big = refuse("de-AT,de;q=0.9", "big")
+    assert big.startswith(b"HTTP/1.1 413") and b"text/html" in big and b'name="viewport"' in big
+    assert "Das ist zu viel auf einmal.".encode() in big and b'lang="de"' in big
     assert worker.LIVE.fullmatch("/t/abc-_1/live") and worker.LIVE.fullmatch("/b/x/live")
     assert not worker.LIVE.fullmatch("/t/abc/live/x") and not worker.LIVE.fullmatch("/t/abc/board")
 
