@@ -94,7 +94,9 @@ def writer(by: str | None, device: str | None, table: dict) -> Any:
 
 
 def viewer(db, table: dict, device: str, read_only: bool = False) -> Viewer:
-    """Who `device` is at `table` as the database has it now."""
+    """Who `device` is at `table` as the database has it now; no device is the read-only board
+    (service.join was handed the board's "" and sat it at a seat)."""
+    read_only = read_only or not device
     seat, removed = None, False
     if device and not read_only:
         cursor = db.execute("SELECT * FROM seats WHERE table_id = ? AND device = ? LIMIT 1", [table["id"], device])
@@ -108,6 +110,7 @@ def viewer(db, table: dict, device: str, read_only: bool = False) -> Viewer:
 # --- the rules ---------------------------------------------------------------------------------
 
 JOIN_FIRST = Text("Join the table first: pick your seat, then you can enter results.")
+READ_ONLY = Text("This is the read-only board: scan the QR code to join and enter results.")
 
 
 def _join_link(who: Viewer, played: Any, target: Any) -> Refused | None:
@@ -120,7 +123,7 @@ def _join_link(who: Viewer, played: Any, target: Any) -> Refused | None:
 def _writing(who: Viewer, played: Any, target: Any) -> Refused | None:
     """Entering anything in the game now (for the sides `played.writers()` allows)."""
     if who.read_only:
-        return Refused("This is the read-only board: scan the QR code to join and enter results.", 403)
+        return Refused(READ_ONLY, 403)
     if who.removed:
         return Refused("The host has removed this phone from the table.", 403)
     if who.waiting:
@@ -171,7 +174,7 @@ def _correct(who: Viewer, played: Any, recorded: Any) -> Refused | None:
 
 def _joining(who: Viewer, played: Any, target: Any) -> Refused | None:
     if who.read_only:
-        return Refused("This is the read-only board: scan the QR code to join and enter results.", 403)
+        return Refused(READ_ONLY, 403)
     if who.removed:
         return Refused("The host has removed this phone from the table.", 403)
     if who.seat:

@@ -250,6 +250,30 @@ def test_read_only_board_cannot_write(game, app):
     assert refused.status_code == 403 and "read-only board" in refused.get_data(as_text=True)
 
 
+def test_the_board_link_seats_nobody_and_writes_nothing(phone, app):
+    """A stranger with the board link (a TV's address, a photo of it) posted its join: the
+    board's viewer has no device, the join made a fresh viewer of that "" and sat a new
+    player Mallory, ten a minute, until the table was full. No write of any route goes
+    through the board link now."""
+    host = phone()
+    token = host.open_table(players=("Anna", "Ben"))
+    board_token = re.search(r'/b/([\w-]+)"', host.get(f"/t/{token}").get_data(as_text=True)).group(1)
+    db = store.connect(app.config["DATABASE"])
+    seats_before = db.execute("SELECT id, name, device FROM seats ORDER BY id").fetchall()
+    stranger = phone()
+    stranger.get(f"/b/{board_token}")
+    seat = str(seats_before[0][0])
+    for url, form in [("join", {"name": "Mallory"}), ("join", {"seat": seat}), (f"seats/{seat}/free", {}),
+                      (f"seats/{seat}/remove", {}), (f"seats/{seat}/let-in", {}), ("settings", {}),
+                      ("teams", {}), ("undo", {"target": "1"}), ("rematch", {}), ("claims/1", {"answer": "confirm"}),
+                      ("escalero/score", {"cell": "0:1:F", "value": "30"})]:
+        refused = stranger.write(f"/b/{board_token}/{url}", form)
+        assert refused.status_code == 403, (url, refused.status_code)
+        assert "read-only board" in refused.get_data(as_text=True), url
+    assert db.execute("SELECT id, name, device FROM seats ORDER BY id").fetchall() == seats_before
+    assert service.viewer(db, service.by_join_token(db, token), "").read_only  # no device writes nothing
+
+
 def test_whole_game_settles_with_money_rematch_and_ledger(game, app):
     host, anna, ben, token = game
     play_out(anna, ben, token, app)

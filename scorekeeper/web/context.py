@@ -217,6 +217,10 @@ def table_blueprint(name: str, import_name: str) -> Blueprint:
     def load_context(endpoint: str | None, values: dict | None) -> None:
         values = values or {}
         g.ctx = TableContext.load(get_db(), values.pop("link", "t"), values.pop("token", ""))
+        if g.ctx.who.read_only and request.method not in ("GET", "HEAD"):
+            # the board link writes nothing, whatever a route's own checks (its join sat
+            # strangers at a money game)
+            raise service.Refused(policy.READ_ONLY, 403)
 
     @bp.url_defaults
     def this_table(endpoint: str, values: dict) -> None:
