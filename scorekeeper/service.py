@@ -957,7 +957,8 @@ class Played:
         """The position of a live entry among the game's entries (None: undone or not of this
         game); `entry_id` as a form or an event gives it (7 or "7")."""
         text = str(entry_id)
-        if not (text.isascii() and text.isdigit()) or str(int(text)) != text:
+        # digits SQLite can hold: int() of 4,301 digits is a ValueError (a tray's `fix`: a 500)
+        if not (text.isascii() and text.isdigit()) or len(text) > 18 or str(int(text)) != text:
             return None
         return self._positions.get(int(text))
 

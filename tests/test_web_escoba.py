@@ -463,6 +463,12 @@ def finder_answers(page: str) -> dict[str, set]:
     return answers
 
 
+def test_the_finder_skips_a_card_of_thousands_of_digits(client):
+    """A rank of 4,301 digits: int() refuses it, and the finder answered a stranger 500."""
+    page = client.get("/escoba/finder", query_string={"t": "9" * 4301 + "o,7o", "h": "9" * 4301 + "b"})
+    assert page.status_code == 200 and "7" in page.get_data(as_text=True)
+
+
 def test_the_finder_answers_every_capture_like_a_brute_force_search(client):
     rng = random.Random(15)
     for _ in range(150):

@@ -155,6 +155,16 @@ def test_an_illegal_keep_is_refused_and_changes_nothing(table):
     assert re.sub(r'data-change="\d+"', "", board(ben, token)) == re.sub(r'data-change="\d+"', "", before)
 
 
+def test_a_keep_of_thousands_of_digits_is_no_keep(table):
+    """A die's place as 4,301 digits: int() refuses it (Python's limit), and the turn's POST
+    and the tray answered 500. It names no die now: refused in words, the tray as without it."""
+    token, anna, ben, _ = table
+    huge = "9" * 4301
+    response = anna.write(f"/t/{token}/kaques/turn", {"action": "again", "dice": "1,2,3,4,6,6", "keep": huge})
+    assert response.status_code in (400, 409) and message(response)
+    assert anna.tray(token, dice="1,2,3,4,6,6", keep=huge, was=huge)
+
+
 def test_only_the_player_on_turn_or_the_host_enters(table):
     token, anna, ben, cleo = table
     response = step(ben, token, "again", T([1, 5, 2, 3, 4, 6], [1]))

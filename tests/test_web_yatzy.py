@@ -213,6 +213,8 @@ def test_the_writer_corrects_a_box_where_it_stands(table):
     assert f'name="fix" value="{entry}"' not in card(ben, token)  # not Ben's to correct
     tray = anna.tray(token, fix=entry)
     assert "Correct Anna: Fours" in tray
+    # an entry of 4,301 digits is none (int() refuses it: the tray answered 500)
+    assert "Correct Anna" not in anna.tray(token, fix="9" * 4301)
     fixes = writes(tray, "/correct")
     assert [json.loads(w["vals"]["event"])["value"] for w in fixes] == [0, 4, 8, 12, 16, 20]
     assert "disabled" in fixes[3]["attrs"]  # the value it holds

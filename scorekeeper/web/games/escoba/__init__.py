@@ -443,7 +443,8 @@ def parse_cards(text: str, limit: int = 40) -> list[Card]:
     cards: list[Card] = []
     for code in (text or "").split(",")[:limit]:
         code = code.strip().lower()
-        if len(code) < 2 or code[-1] not in SUIT_CODES or not digits(code[:-1]):
+        # a rank of one or two digits: int() of 4,301 is a ValueError (the finder's `t`: a 500)
+        if not 2 <= len(code) <= 3 or code[-1] not in SUIT_CODES or not digits(code[:-1]):
             continue
         try:
             card = Card(int(code[:-1]), SUIT_CODES[code[-1]])
