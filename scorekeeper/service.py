@@ -564,6 +564,9 @@ def by_code(db: sqlite_utils.Database, code: str, address: str) -> dict:
 def _by_code(db: sqlite_utils.Database, code: str, address: str | None, opened_since: str | None) -> dict:
     """The table with this code (opened since `opened_since`, when given); a wrong code counts
     against the address's guesses (`address` None: the command line's owner, not counted)."""
+    clean = "".join(ch for ch in (code or "").upper() if ch.isalnum())[:12]
+    if not clean:  # nothing typed is no guess: ten empty taps locked a pub's one address out
+        raise Refused("Type the code shown on the host's screen.", 400)
     # past the limit already: refused without the write lock (bench/attack.py: a guesser's
     # refusals each took it, and every table's entries wait for it)
     if address is not None and db["join_attempts"].count_where(
@@ -575,7 +578,6 @@ def _by_code(db: sqlite_utils.Database, code: str, address: str | None, opened_s
             tries = db["join_attempts"].count_where("address = ?", [address])
             if tries >= JOIN_ATTEMPTS:
                 raise Refused("Too many wrong codes from this device. Wait ten minutes, or scan the QR code.", 429)
-        clean = "".join(ch for ch in (code or "").upper() if ch.isalnum())[:12]
         where, values = "code = ?", [clean]
         if opened_since is not None:
             where, values = where + " AND created_at >= ?", values + [opened_since]
@@ -583,8 +585,6 @@ def _by_code(db: sqlite_utils.Database, code: str, address: str | None, opened_s
         if not rows and address is not None:  # the attempt is kept: the refusal comes after the commit
             db["join_attempts"].insert({"address": address, "at": time.time()})
     if not rows:
-        if not clean:
-            raise Refused("Type the code shown on the host's screen.", 404)
         raise Refused("No table has the code %(code)s. Check the letters on the host's screen.", 404, code=clean)
     return rows[0]
 

@@ -88,6 +88,11 @@ def test_join_by_short_code_and_rate_limit(phone, app):
     guest = phone()
     response = guest.post("/join", {"code": code.lower()}, fetch=False)
     assert response.status_code == 303 and response.headers["Location"].endswith(token)
+    # nothing typed is no guess: ten empty taps locked every phone of a pub's one address out
+    for _ in range(service.JOIN_ATTEMPTS + 1):
+        empty = guest.post("/join", {"code": " -"}, fetch=False)
+        assert empty.status_code == 400 and "Type the code shown" in empty.get_data(as_text=True)
+    assert guest.post("/join", {"code": code}, fetch=False).status_code == 303
     for _ in range(service.JOIN_ATTEMPTS):
         assert guest.post("/join", {"code": "ZZZZZZ"}, fetch=False).status_code == 404
     limited = guest.post("/join", {"code": code}, fetch=False)
