@@ -112,7 +112,7 @@ def test_only_the_host_s_phone_confirms(app, phone, figures):
         assert 400 <= response.status_code < 500, (who, response.status_code)
         # a number past SQLite's 64 bits names no claim at all: the app's 404 (one URL converter)
         assert re.search(r"Only the host of this table|No imported game names this table|Confirm or dismiss"
-                         r"|There is nothing here", text), who
+                         r"|There is nothing here|This is the read-only board", text), who
         figures.add(SECTION, "answers_refused")
     assert claim_at(app, token).status == "open"
     assert host.post(f"/t/{token}/claims/{claim}", {"answer": "confirm"}).status_code == 303
