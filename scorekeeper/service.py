@@ -185,11 +185,14 @@ class Write:
                 verify(played.state, payload)
             except RuleError as error:
                 raise Refused(error.text) from None
-        # a dropped draft keeps its row (no payload), so its idempotency key still answers a retry
         self.db["drafts"].upsert({"game_id": self.game["id"],
                                   "payload": json.dumps(payload) if payload is not None else None,
                                   "by": self.who.label,
                                   "device": self.who.device, "at": now(), "idem": self.key}, pk="game_id")
+        if self.key:  # a retry of this step answers as done, however many steps and turns later
+            moment = time.time()
+            self.db.execute("INSERT OR IGNORE INTO step_keys (idem, at) VALUES (?, ?)", [self.key, moment])
+            self.db.execute("DELETE FROM step_keys WHERE at < ?", [moment - STEP_KEYS_KEPT])
         self.key = None
 
     # -- tables, seats and games ------------------------------------------------------------
@@ -233,7 +236,7 @@ def write(db: sqlite_utils.Database, table: dict | None, who: Viewer | None,
                     rows = db.execute("SELECT id FROM events WHERE idem = ?", [key]).fetchall()
                     if rows:
                         return rows[0][0]
-                    if db.execute("SELECT 1 FROM drafts WHERE idem = ?", [key]).fetchone():
+                    if db.execute("SELECT 1 FROM step_keys WHERE idem = ?", [key]).fetchone():
                         return None  # a step of a turn taken already (a double tap on "throw again")
                 if board is not ... and table is not None:
                     refusal = stale_refusal(db, table, who, board)
@@ -271,6 +274,7 @@ class Committed:
     played: Played | None  # the game as it left it, when the write kept it (one entry)
 
 
+STEP_KEYS_KEPT = 24 * 3600  # seconds a step's key answers its retries: past an evening's play
 WRITE_ATTEMPTS = 3  # a write whose long check was made outside the lock (`Deferred`) is tried again
 
 

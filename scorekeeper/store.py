@@ -217,6 +217,15 @@ def m008_guarded_seats(db: sqlite_utils.Database) -> None:
     db["seats"].add_column("guarded", int, not_null_default=0)
 
 
+@migrations()
+def m009_every_step_keeps_its_key(db: sqlite_utils.Database) -> None:
+    # the key of every step of a turn, not only the last one's (the draft's): a step's retry
+    # sent after later steps — its answer lost, an offline queue sending again — was applied
+    # a second time, on the turn after too (service.write; STEP_KEYS_KEPT)
+    db["step_keys"].create({"idem": str, "at": float}, pk="idem")
+    db["step_keys"].create_index(["at"])
+
+
 def connect(path: str, folds: FoldCache | None = None, limits: dict[str, Any] | None = None,
             node: str = "") -> Database:
     """A connection with the durability settings every process must use; `folds`, the fold

@@ -181,6 +181,29 @@ def test_only_the_player_on_turn_or_the_host_enters(table):
     assert "entered by Anna" in board(cleo, token)
 
 
+def test_a_step_sent_again_after_later_steps_counts_once(table):
+    """A step's answer is lost on bad Wi-Fi and the offline queue sends it again after the
+    phone's later steps: it was applied a second time — Anna's "throw again", sent again after
+    her "back" and after the host's "stop", put her throw on the table again, on Ben's turn."""
+    token, anna, ben, cleo = table
+    first = T([1, 5, 2, 3, 4, 6], [1])
+    change = anna.board_change(token)
+    again = {"action": "again", "dice": "1,2,3,4,5,6", "keep": kept_indexes(first["dice"], first["keep"]),
+             "idem": f"{change}-again"}
+    assert anna.write(f"/t/{token}/kaques/turn", again, change=change).status_code == 200
+    assert "Turn so far <b>100</b>" in board(ben, token)
+    assert step(anna, token, "back").status_code == 200  # the throw taken back
+    assert "Turn so far" not in board(ben, token)
+    assert anna.write(f"/t/{token}/kaques/turn", again, change=change).status_code == 200  # answered as done
+    assert "Turn so far" not in board(ben, token)
+    assert step(anna, token, "again", first).status_code == 200
+    assert step(anna, token, "stop", T([2, 2, 2, 3, 4], [2, 2, 2])).status_code == 200  # Ben's turn now
+    assert "Ben's turn" in board(cleo, token) and "Turn so far" not in board(cleo, token)
+    assert anna.write(f"/t/{token}/kaques/turn", again, change=change).status_code == 200
+    seen = board(cleo, token)
+    assert "Ben's turn" in seen and "Turn so far" not in seen
+
+
 def test_fertisch_banks_the_turn_and_clears_the_draft(table):
     token, anna, ben, cleo = table
     throws = [T([1, 5, 2, 3, 4, 6], [1, 5]), T([2, 2, 2, 3], [2, 2, 2])]
