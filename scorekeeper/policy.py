@@ -120,8 +120,10 @@ def _join_link(who: Viewer, played: Any, target: Any) -> Refused | None:
     return None
 
 
-def _writing(who: Viewer, played: Any, target: Any) -> Refused | None:
-    """Entering anything in the game now (for the sides `played.writers()` allows)."""
+def _at_table(who: Viewer, played: Any = None, target: Any = None) -> Refused | None:
+    """Writing anything at the table at all: the host, or a seat let in; each other phone told
+    why not in its own words (a removed phone was told to join the table, and when it tried,
+    that it was removed)."""
     if who.read_only:
         return Refused(READ_ONLY, 403)
     if who.removed:
@@ -130,6 +132,14 @@ def _writing(who: Viewer, played: Any, target: Any) -> Refused | None:
         return Refused("The host has not let your seat in yet.", 403)
     if not who.at_table:
         return Refused(JOIN_FIRST, 403)
+    return None
+
+
+def _writing(who: Viewer, played: Any, target: Any) -> Refused | None:
+    """Entering anything in the game now (for the sides `played.writers()` allows)."""
+    refused = _at_table(who)
+    if refused:
+        return refused
     if played.game is None:
         return Refused("The table is not ready: the host still has to seat enough players.", 409)
     writers = played.writers()
@@ -142,8 +152,9 @@ def _changing(not_yours: Text) -> Callable[[Viewer, Any, Any], Refused | None]:
     """Undo and correction: the host always; otherwise the entry's writer while they sit at the
     table, until the game is over."""
     def rule(who: Viewer, played: Any, recorded: Any) -> Refused | None:
-        if who.read_only or not who.at_table:
-            return Refused(JOIN_FIRST, 403)
+        refused = _at_table(who)
+        if refused:
+            return refused
         if who.host:
             return None
         if recorded.device != who.device or not who.seat:
@@ -160,6 +171,9 @@ _correcting = _changing(Text("Only the one who wrote it (or the host) can correc
 
 def _undo(who: Viewer, played: Any, recorded: Any) -> Refused | None:
     """The last entry only (see `_changing` for whose)."""
+    refused = _at_table(who)  # who first: a removed phone was told which entry it may undo
+    if refused:
+        return refused
     if recorded is None or not played.entries or played.entries[-1][0].id != recorded.id:
         return Refused("Only the last entry can be undone; the host can correct older ones.")
     return _undoing(who, played, recorded)
@@ -190,8 +204,9 @@ def _hosts(message: Text) -> Callable[[Viewer, Any, Any], Refused | None]:
 
 
 def _rematch(who: Viewer, played: Any, target: Any) -> Refused | None:
-    if not who.at_table:
-        return Refused("Join the table first.", 403)
+    refused = _at_table(who)
+    if refused:
+        return refused
     if played is not None and not played.finished:
         return Refused("Finish this game first: a rematch starts when the last entry is in.")
     return None
@@ -209,7 +224,7 @@ def _claim(who: Viewer, played: Any, table: Any) -> Refused | None:
 
 RULES: dict[str, Callable[[Viewer, Any, Any], Refused | None]] = {
     "invite": _join_link, "history": _join_link, "export": _join_link,
-    "write": _writing, "draft": _writing,
+    "write": _writing, "draft": _writing, "at_table": _at_table,
     "undo": _undo, "correct": _correct,
     "join": _joining,
     "rematch": _rematch,
@@ -217,7 +232,7 @@ RULES: dict[str, Callable[[Viewer, Any, Any], Refused | None]] = {
     "let_in": _hosts(Text("Only the host can let a seat in.")),
     "turn_away": _hosts(Text("Only the host can let a seat in.")),
     "free_seat": _hosts(Text("Only the host can free a seat.")),
-    "remove": _hosts(Text("Only the host can free a seat.")),
+    "remove": _hosts(Text("Only the host can remove a phone from the table.")),
     "settings": _hosts(Text("Only the host can change the table.")),
     "new_link": _hosts(Text("Only the host can change the table.")),
     "teams": _hosts(Text("Only the host can set the teams.")),

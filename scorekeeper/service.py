@@ -31,6 +31,7 @@ from .games import ENGINES
 from .games.base import Both, Either, RuleError, Text, describe
 from .games.settle import fewest_transfers, text_cents
 from .policy import Refused, Viewer, require, sentence, viewer, writer  # noqa: F401 (the service's names too)
+from .policy import refusal as refusal_of
 from .store import FoldCache, changed, immediate
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
@@ -239,7 +240,9 @@ def write(db: sqlite_utils.Database, table: dict | None, who: Viewer | None,
                     if db.execute("SELECT 1 FROM step_keys WHERE idem = ?", [key]).fetchone():
                         return None  # a step of a turn taken already (a double tap on "throw again")
                 if board is not ... and table is not None:
-                    refusal = stale_refusal(db, table, who, board)
+                    # who first, then what: a write of the game from a phone that may write
+                    # nothing here (removed, waiting) was told "nothing to undo", or whose turn it is
+                    refusal = (who and refusal_of("at_table", who)) or stale_refusal(db, table, who, board)
                     if refusal:
                         raise refusal
                 change = Write(db, table, who, key, may_defer=attempt < WRITE_ATTEMPTS - 1)

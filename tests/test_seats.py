@@ -151,6 +151,33 @@ def test_every_game_write_carries_its_race_token(app, phone):
     assert not game_of(app, kaques).draft
 
 
+def test_a_removed_or_waiting_phone_is_told_so_whatever_it_tries(app, phone):
+    """A removed phone that tapped Undo was told "There is nothing to undo" (or "Join the table
+    first", and then, joining, that it was removed); a cell on another's turn told it whose turn
+    it was. Whatever it writes, it hears why it may write nothing; a waiting seat likewise."""
+    host = phone()
+    token = host.open_table(players=("Anna", "Ben"))
+    anna, ben = phone(), phone()
+    anna.join(token, "Anna")
+    ben.join(token, "Ben")
+    assert host_says(host, token, f"/seats/{seat_of(app, token, 'Anna')['id']}/remove").status_code == 200
+    removed = "The host has removed this phone from the table."
+    for response in (anna.write(f"/t/{token}/undo", {"target": "1"}),
+                     anna.write(f"/t/{token}/correct", {"target": "1", "event": "{}"}),
+                     anna.write(f"/t/{token}/rematch", {}),
+                     anna.write(f"/t/{token}/escalero/score", {"cell": "1:1:F", "value": "30"}),
+                     anna.enter(token, F35)):
+        assert response.status_code == 403 and removed in response.get_data(as_text=True), response.get_data(as_text=True)
+    assert host_says(host, token, "/settings", {"approve_seats": "on"}).status_code == 200
+    waiting = phone()
+    assert add_me(waiting, token, "Cleo").status_code == 200
+    refused = waiting.write(f"/t/{token}/undo", {"target": "1"})
+    assert refused.status_code == 403 and "has not let your seat in" in refused.get_data(as_text=True)
+    # and the host's word for removing a phone is its own
+    refused = ben.post(f"/t/{token}/seats/{seat_of(app, token, 'Cleo')['id']}/remove", {"change": "0"})
+    assert refused.status_code == 403 and "Only the host can remove a phone" in refused.get_data(as_text=True)
+
+
 def test_one_policy_decides_every_action():
     """Finding 7: every action is decided by one function, with the reason in words; the host
     rule stands in one place (`grep -rn is_host` finds it there alone)."""
