@@ -69,6 +69,8 @@ def test_history_shows_every_game_entry_correction_and_the_ledger(evening):
     # Anna 1 + 5 = 6 against 0: six points at 0.50
     assert "Anna wins" in game_1 and "Ben → Anna" in game_1 and "€3.00" in game_1
     assert "undid entry" in game_1 and "corrected #" in game_1
+    # 20 entries and 23 rows (the slip, its undo, corrections): the heading counts rows, as the line above
+    assert "20 entries · 23 rows in the log" in game_1 and "Every row of the log (23)" in game_1
     assert len(re.findall(r'<li id="h\d+" class="entry', game_1)) == 21  # 20 cells and the slip ...
     assert len(re.findall(r'<li id="h\d+" class="entry undone">', game_1)) == 1  # ... struck through, undone
     assert "The evening's ledger" in page
@@ -323,7 +325,7 @@ def test_a_big_game_s_history_comes_a_page_at_a_time(padded):
     50, and a button fetches the page before it in its own place, down to the first row."""
     host, token, _ = padded
     page = host.get(f"/t/{token}/history").get_data(as_text=True)
-    assert "Every entry (2000)" in page
+    assert "Every row of the log (2000)" in page
     found = pages(host, page)
     assert [len(rows) for rows in found] == [50] * 40
     everything = [row for rows in found for row in rows]

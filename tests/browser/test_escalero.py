@@ -230,3 +230,15 @@ def test_an_entry_slow_to_answer_is_not_sent_again_meanwhile(server, new_phone):
     anna.wait_for_selector("#board td:has-text('45')")
     anna.wait_for_timeout(500)
     assert len(sent) == 1 and anna.locator("#board .history li.entry").count() == 1
+
+
+def test_the_history_page_s_header_shows_the_table_s_code_whole(server, new_phone):
+    """A German 360 px phone read "Verlauf · Tisch DMU…" atop the history: the code alone now,
+    as the table's own header shows it, whole."""
+    anna = new_phone(locale="de-AT", extra_http_headers={"Accept-Language": "de-AT"})
+    link = open_table(anna, server)
+    code = anna.locator(".where b").first.inner_text()
+    anna.goto(link + "/history")
+    where = anna.locator(".top .where")
+    expect(where).to_contain_text(f"Verlauf · {code}")
+    assert where.evaluate("w => w.scrollWidth <= w.clientWidth"), where.inner_text()
