@@ -23,7 +23,7 @@ def indexes(values: Any, count: int) -> set[int]:
     found = set()
     for value in values or ():
         value = str(value)
-        # a few digits: int() of 4,301 is a ValueError (a Kaques turn's `keep`: a 500)
+        # a few digits: int() of 4,301 is a ValueError (a turn's `keep`: a 500)
         if value.isascii() and value.isdigit() and len(value) < 4 and int(value) < count:
             found.add(int(value))
     return found
