@@ -92,6 +92,18 @@ def test_a_downloaded_game_imports_to_the_same_result(evening, phone):
     assert len(re.findall(r'<li id="h\d+" class="entry">', page)) == 20  # the log holds the entries as they stand
 
 
+def test_a_game_downloaded_and_imported_again_counts_once(evening, phone):
+    """The host downloads game 1 and imports it on the same phone (to keep it, or by mistake):
+    Anna's statistics counted it twice — two games, two wins. Once now, however often."""
+    host, token = evening
+    before = host.get("/players/Anna").get_data(as_text=True)
+    log = host.get(f"/t/{token}/games/1/log.json").get_data()
+    for _ in range(2):
+        assert host.post("/import", {"log": (io.BytesIO(log), "game.json")}, fetch=False,
+                         content_type="multipart/form-data").status_code == 303
+    assert host.get("/players/Anna").get_data(as_text=True) == before
+
+
 def test_import_a_log_then_see_it(phone):
     reader = phone()
     assert "Import a game log" in reader.get("/").get_data(as_text=True)

@@ -45,7 +45,7 @@ def everyone(db) -> dict[str, stats.Player]:
         f"WHERE g.table_id IN ({','.join('?' * len(tables))}) OR g.id IN ({','.join('?' * len(counted))}) "
         "GROUP BY g.id ORDER BY g.id", [*tables, *counted]).fetchall()
     kept: OrderedDict = current_app.extensions.setdefault("scorekeeper.summaries", OrderedDict())
-    found = []
+    found, copies = [], []
     for game_id, table_id, last in marks:
         imported = table_id not in tables or tables[table_id]["imported"]
         money = not imported or counted.get(game_id) == last
@@ -71,8 +71,27 @@ def everyone(db) -> dict[str, stats.Player]:
                 kept[(game_id, last, money)] = summary
                 while len(kept) > SUMMARIES:
                     kept.popitem(last=False)
-        found.append(summary)
+        (copies if imported else found).append(summary)
+    # a downloaded game imported again counted twice (its games, wins and figures): an
+    # imported game that is one already counted, or imported before, counts once
+    seen = {same_game(summary) for summary in found}
+    for summary in copies:
+        key = same_game(summary)
+        if key is None or key not in seen:
+            found.append(summary)
+            seen.add(key)
     return stats.combine(found)
+
+
+def same_game(summary: tuple[str, stats.Summary]) -> tuple | None:
+    """What makes two summaries one game: the kind, when it started (to the second, from its
+    first entry's time, which a log keeps), its players and each one's result; None for a log
+    that says no time (two games of it may well end alike)."""
+    when, game = summary
+    if not when:
+        return None
+    return (game.game, when, game.players, game.finished,
+            tuple(sorted((name, line.points, line.won, line.tied) for name, line in game.lines.items())))
 
 
 @bp.get("/players")
