@@ -220,14 +220,15 @@ class Write:
 
 
 def write(db: sqlite_utils.Database, table: dict | None, who: Viewer | None,
-          work: Callable[[Write], T], idem: str | None = None, board: Any = ...) -> T | int:
+          work: Callable[[Write], T], idem: str | None = None, board: Any = ..., adds: bool = True) -> T | int:
     """The one way anything of a table is written: a single BEGIN IMMEDIATE transaction (so a
     check made in `work` still holds when it commits, across processes too). A retry with the
     same idempotency key returns the id of the event the first try wrote, doing nothing else;
     `board`, the change the writer's board showed, refuses a write of the game made on a board
     the game has moved on from (`stale_refusal`; the seats and settings check the state they
     change instead); every change is noted for the live streams of every worker, with who made
-    it and whether it changed the game."""
+    it and whether it changed the game. `adds`: the write adds to the game (an entry, a step),
+    or changes what is there (an undo, a correction): a refusal of a stale one says which."""
     key = f"{who.device}:{idem}" if idem and who else None
     db.committed = None
     for attempt in range(WRITE_ATTEMPTS):
@@ -242,7 +243,7 @@ def write(db: sqlite_utils.Database, table: dict | None, who: Viewer | None,
                 if board is not ... and table is not None:
                     # who first, then what: a write of the game from a phone that may write
                     # nothing here (removed, waiting) was told "nothing to undo", or whose turn it is
-                    refusal = (who and refusal_of("at_table", who)) or stale_refusal(db, table, who, board)
+                    refusal = (who and refusal_of("at_table", who)) or stale_refusal(db, table, who, board, adds)
                     if refusal:
                         raise refusal
                 change = Write(db, table, who, key, may_defer=attempt < WRITE_ATTEMPTS - 1)
@@ -292,7 +293,8 @@ class Deferred(Exception):
         self.check = check
 
 
-def stale_refusal(db: sqlite_utils.Database, table: dict, who: Viewer | None, board: Any) -> Refused | None:
+def stale_refusal(db: sqlite_utils.Database, table: dict, who: Viewer | None, board: Any,
+                  adds: bool = True) -> Refused | None:
     """The one rule for a write made on a board that is out of date: every write of the game
     names the change its board showed (the stamp's `change`); when another phone has changed
     the game since — an entry, an undo or correction, a step of a turn, the teams, a new game
@@ -307,6 +309,11 @@ def stale_refusal(db: sqlite_utils.Database, table: dict, who: Viewer | None, bo
     if not rows:
         return None
     kind, by, device = rows[0]
+    if kind == "entry" and not adds:  # an undo or a correction: "nothing was added" was no answer to it
+        if by:
+            return Refused("%(name)s entered a result meanwhile: check the board. Nothing was changed.",
+                           name=writer(by, device, table))
+        return Refused("A result was entered meanwhile: check the board. Nothing was changed.")
     if kind == "entry":
         if by:
             return Refused("This was already entered by %(name)s: check the board. Nothing was added.",
@@ -332,14 +339,14 @@ def save_draft(db: sqlite_utils.Database, table: dict, who: Viewer, payload: Any
 def undo(db: sqlite_utils.Database, table: dict, who: Viewer, target: Any, idem: str | None = None,
          board: Any = ...) -> int:
     """Take back the last entry (see policy: "undo")."""
-    return write(db, table, who, lambda change: change.undo(target), idem, board)
+    return write(db, table, who, lambda change: change.undo(target), idem, board, adds=False)
 
 
 def correct(db: sqlite_utils.Database, table: dict, who: Viewer, target: Any, event: Any,
             idem: str | None = None, board: Any = ...) -> int:
     """Replace an entry (see policy: "correct"); the whole game must still follow
     the rules afterwards."""
-    return write(db, table, who, lambda change: change.correct(target, event), idem, board)
+    return write(db, table, who, lambda change: change.correct(target, event), idem, board, adds=False)
 
 
 def _check_writer(played: Played, who: Viewer, event: dict) -> dict:

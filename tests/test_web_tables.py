@@ -360,6 +360,22 @@ def test_oversized_request_is_refused(game):
     assert response.status_code == 413
 
 
+def test_an_undo_made_on_a_board_that_moved_on_says_nothing_was_changed(game, app):
+    """Anna taps Undo as Ben enters his turn: she was told "This was already entered by Ben …
+    Nothing was added", as if she had entered something."""
+    host, anna, ben, token = game
+    assert anna.enter(token, F35).status_code == 200
+    change = anna.board_change(token)
+    assert ben.enter(token, {**F35, "player": "Ben"}).status_code == 200
+    mine = events_of(app, token).entries[0][0].id
+    for late in (anna.write(f"/t/{token}/undo", {"target": str(mine)}, change=change),
+                 anna.write(f"/t/{token}/correct", {"target": str(mine), "event": json.dumps({"value": 30})},
+                            change=change)):
+        assert late.status_code == 409
+        assert "Ben entered a result meanwhile: check the board. Nothing was changed." in late.get_data(as_text=True)
+    assert len(events_of(app, token).entries) == 2 and events_of(app, token).entries[0][1]["value"] == 35
+
+
 def test_an_entry_made_on_a_board_that_moved_on_is_refused(game, app):
     """Two phones entering the same round: the one whose board showed an older change is told so."""
     host, anna, ben, token = game
