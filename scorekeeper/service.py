@@ -676,6 +676,25 @@ def join(db: sqlite_utils.Database, table: dict, device: str, seat_id: Any = Non
     return write(db, table, Viewer(device, False, None), sit)
 
 
+def seats_left(seat_rows: list[dict], header: dict, engine: Any) -> int | None:
+    """How many more seats may play, when the game seats a fixed number (its engine's `seats`);
+    None when it does not."""
+    if engine.seats is None:
+        return None
+    return max(0, engine.seats(header.get("rules") or {}) - sum(1 for seat in seat_rows if plays(seat)))
+
+
+def _seats_left(change: Write, rows: list[dict]) -> None:
+    """Refused when the table's game seats a fixed number and as many seats play already: one
+    more, let in, and no game could start — a fifth player let in at a table for four stopped
+    every hand there, and every rematch."""
+    engine = ENGINES[change.game["game"]]
+    header = json.loads(change.game["header"])
+    if seats_left(rows, header, engine) == 0:
+        raise Refused("This table is full: this game is played by %(seats)s. The host can free a seat for you.",
+                      409, seats=engine.seats(header.get("rules") or {}))
+
+
 def _join(change: Write, who: Viewer, seat_id: Any, new_name: str | None, address: str | None) -> dict:
     db, table, device = change.db, change.table, who.device
     waits = bool(table.get("approve_seats")) and not who.host
@@ -686,6 +705,7 @@ def _join(change: Write, who: Viewer, seat_id: Any, new_name: str | None, addres
             raise Refused("Type your name to take a new seat.", 400)
         rows = seats(db, table["id"])
         _check_names([s["name"] for s in rows] + [name])
+        _seats_left(change, rows)
         seat_id = db["seats"].insert({
             "table_id": table["id"], "position": max((s["position"] for s in rows), default=0) + 1,
             "name": name, "role": "player",
@@ -730,6 +750,8 @@ def let_in(db: sqlite_utils.Database, table: dict, who: Viewer, seat_id: Any, ye
         if not seat["device"] or seat.get("approved", 1):
             raise Refused("%(name)s is not waiting for your yes.", 409, name=seat["name"])
         if yes:
+            if seat["added"]:
+                _seats_left(change, seats(change.db, table["id"]))
             change.db["seats"].update(seat["id"], {"approved": 1, "guarded": 0})
         elif seat["added"]:
             change.db["seats"].delete(seat["id"])

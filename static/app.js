@@ -230,6 +230,16 @@
   document.addEventListener("htmx:after:swap", flashes);
   document.addEventListener("DOMContentLoaded", flashes);
 
+  // --- a <details> the phone opened by a tap stays open when the board is drawn again (the
+  // host's seat list snapped shut under the thumb as another phone sat down); the server's own
+  // opening and folding of it (the first entry folds it) stand otherwise ---------------------------
+  const opened = new Set();
+  document.addEventListener("click", (e) => {
+    const list = e.target.closest("details[data-keep-open] > summary")?.parentElement;
+    if (list) list.open ? opened.delete(list.id) : opened.add(list.id);  // before it toggles
+  });
+  document.addEventListener("htmx:after:swap", () => { for (const id of opened) document.getElementById(id)?.setAttribute("open", ""); });
+
   // --- a <details> whose open state is a field of its form (its input[data-open]) -------------------------
   document.addEventListener("toggle", (e) => {
     const field = e.target.querySelector?.(":scope > input[data-open]");

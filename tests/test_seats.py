@@ -53,7 +53,9 @@ def test_a_strangers_waiting_seat_is_no_player_of_a_money_game(app, phone):
     assert add_me(mallory, token, "Mallory").status_code == 200
     assert game_of(app, token).header["players"] == ["Anna", "Ben"]
     board = host.get(f"/t/{token}/board", headers={"HX-Request": "true"}).get_data(as_text=True)
-    assert "Mallory" not in re.sub(r'<details class="card seats-panel".*?</details>', "", board, flags=re.S)
+    # on the host's board only where it asks for the yes (atop, and the seat list)
+    asks = r'<details class="card seats-panel".*?</details>|<p class="card asking">.*?</p>'
+    assert "Mallory" not in re.sub(asks, "", board, flags=re.S)
     assert mallory.enter(token, F35).status_code == 403
     assert host.enter(token, {**F35, "player": "Anna"}).status_code == 200
     turned = host_says(host, token, f"/seats/{seat_of(app, token, 'Mallory')['id']}/let-in", {"answer": "no"})
@@ -176,6 +178,59 @@ def test_a_removed_or_waiting_phone_is_told_so_whatever_it_tries(app, phone):
     # and the host's word for removing a phone is its own
     refused = ben.post(f"/t/{token}/seats/{seat_of(app, token, 'Cleo')['id']}/remove", {"change": "0"})
     assert refused.status_code == 403 and "Only the host can remove a phone" in refused.get_data(as_text=True)
+
+
+def test_a_game_for_four_takes_no_fifth_seat(app, phone):
+    """A Euchre table of four, every seat taken: the host let in a fifth friend (waiting for
+    the yes, "Add me"), and no hand could be entered again, the rematch neither. A game that
+    seats a fixed number takes no name past it; its join card says every seat is taken."""
+    host = phone()
+    token = host.open_table("euchre", players=("Anna", "Ben", "Cleo", "Dora"))
+    for name in ("Anna", "Ben", "Cleo", "Dora"):
+        phone().join(token, name)
+    ewa = phone()
+    page = ewa.get(f"/t/{token}").get_data(as_text=True)
+    assert "Every seat is taken. The host can free one for you." in page and 'name="name"' not in page
+    refused = add_me(ewa, token, "Ewa")
+    assert refused.status_code == 409 and "This table is full: this game is played by 4." in refused.get_data(as_text=True)
+    assert [seat["name"] for seat in service.seats(db_of(app), service.by_join_token(db_of(app), token)["id"])] == [
+        "Anna", "Ben", "Cleo", "Dora"]
+    # a seat freed is a seat to take, not a name to add
+    seat = seat_of(app, token, "Dora")["id"]
+    assert host_says(host, token, f"/seats/{seat}/free").status_code == 200
+    assert "Every seat is taken" not in ewa.get(f"/t/{token}").get_data(as_text=True)
+    assert add_me(ewa, token, "Ewa").status_code == 409
+    assert ewa.post(f"/t/{token}/join", {"seat": str(seat), "change": ewa.board_change(token)}).status_code == 200
+    assert game_of(app, token).game is not None  # four play: the first hand can be entered
+
+
+def test_the_host_sees_who_waits_for_a_yes_atop_the_board(app, phone):
+    """Someone waiting for the host's yes was told only in the seat list, under the pad and the
+    history: the host's board says so on top, with the yes and the no, and the setting's button
+    shows whether it is on."""
+    host = phone()
+    token = host.open_table(players=("Anna", "Ben"))
+    assert host_says(host, token, "/settings", {"approve_seats": "on"}).status_code == 200
+    page = host.get(f"/t/{token}").get_data(as_text=True)
+    assert re.search(r'class="button small toggle"[^>]*aria-pressed="true"', page)
+    assert add_me(phone(), token, "Ewa").status_code == 200
+    page = host.get(f"/t/{token}").get_data(as_text=True)
+    asking = page.index('class="card asking"')
+    assert asking < page.index('id="game"') and "Ewa waits for your yes." in page[asking:asking + 400]
+    assert f'/seats/{seat_of(app, token, "Ewa")["id"]}/let-in' in page[asking:asking + 800]
+
+
+def test_a_host_who_only_keeps_score_is_not_asked_to_sit_once_it_has_begun(app, phone):
+    """The host writes for every seat, seats without phones stay free: "Are you playing too?"
+    stayed the whole game, and filled a small phone above the tray."""
+    host = phone()
+    token = host.open_table(players=("Anna", "Ben"))
+    assert "Are you playing too?" in host.get(f"/t/{token}").get_data(as_text=True)
+    assert host.enter(token, {**F35, "player": "Anna"}).status_code == 200
+    assert "Are you playing too?" not in host.get(f"/t/{token}").get_data(as_text=True)
+    stranger = phone()  # a phone without a seat still may: the hint speaks of the names it adds
+    page = stranger.get(f"/t/{token}").get_data(as_text=True)
+    assert page.index("Tap your name") < page.index('name="name"') < page.index("A name added plays from the next game")
 
 
 def test_one_policy_decides_every_action():

@@ -339,6 +339,18 @@ def test_the_host_corrects_tricks_maker_alone_and_redeal(table, app):
     assert correct(ben, token, first, type="hand", maker="Anna", tricks=3).status_code == 403  # not his entry
 
 
+def test_the_waiting_card_keeps_its_sentences_apart(phone):
+    """"…(Anna, Ben).Partners sit opposite…" and "…have joined.Open a new table": a block's
+    line break was trimmed between the sentences (trim_blocks)."""
+    host = phone()
+    token = host.open_table("euchre", players=("Anna", "Ben"))
+    card = re.search(r'<section class="card partners">.*?</section>', host.get(f"/t/{token}").get_data(as_text=True),
+                     re.S).group(0)
+    text = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", "", card))).strip()
+    assert text == ("Euchre for 4 players 2 at the table (Anna, Ben). Partners sit opposite: players 1 & 3 against "
+                    "2 & 4, in the order they joined. The first hand can be entered when 4 have joined."), text
+
+
 def test_a_correction_that_ends_the_game_early_names_the_row_that_no_longer_fits(table, app):
     """The row a refused correction names is the one the history shows ("#45"): it said "entry
     4", its place in the game, which no row on the phone is numbered."""

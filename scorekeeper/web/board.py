@@ -222,7 +222,7 @@ def sits_out(ctx: TableContext) -> bool:
 def follow_the_first(ctx: TableContext) -> list[Part]:
     """What else a game's first entries change on this viewer's board (templates/_board.html):
     the join form of a phone without a seat (a new seat now plays from the next game; a host
-    who only keeps score has none once every seat is taken) and the host's seat list (it
+    who only keeps score has none once the game has begun) and the host's seat list (it
     folds, and teams are no longer drawn). Issue 27: at a venue's start every table's first
     entry sent its host and onlookers the whole board; issue 25: an attacker's host entering
     and undoing one cell got a whole board each time, and an honest game's first and last

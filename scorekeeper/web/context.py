@@ -116,6 +116,11 @@ class TableContext:
     def seats(self) -> list[dict]:
         return service.seats(self.db, self.table["id"])
 
+    @property
+    def full(self) -> bool:
+        """Whether the game seats a fixed number and as many seats play: no name may be added."""
+        return service.seats_left(self.seats, self.played.header, self.played.engine) == 0
+
     @cached_property
     def unplaced(self) -> list[str]:
         """Players let in at a team game not yet started whom the host has not placed in a team."""

@@ -242,3 +242,22 @@ def test_the_history_page_s_header_shows_the_table_s_code_whole(server, new_phon
     where = anna.locator(".top .where")
     expect(where).to_contain_text(f"Verlauf · {code}")
     assert where.evaluate("w => w.scrollWidth <= w.clientWidth"), where.inner_text()
+
+
+def test_the_seat_list_the_host_opened_stays_open_as_a_phone_sits_down(server, new_phone):
+    """Mid-game the host opens the seat list; a friend adds a name on another phone, the board
+    is drawn again live, and the list snapped shut under the host's thumb."""
+    host = new_phone()
+    link = open_table(host, server)
+    host.click("#join button:has-text('Anna')")
+    host.wait_for_selector("#join", state="detached")
+    write(host, 1, "F", "35 served")
+    expect(host.locator("#seats")).not_to_have_attribute("open", "")
+    host.locator("#seats > summary").click()
+    expect(host.locator("#seats")).to_have_attribute("open", "")
+    friend = new_phone()
+    friend.goto(link)
+    friend.fill("#join input[name=name]", "Cleo")
+    friend.click("#join button:has-text('Add me')")
+    expect(host.locator("#seats")).to_contain_text("Cleo")
+    expect(host.locator("#seats")).to_have_attribute("open", "")
