@@ -841,11 +841,22 @@ def draw_pairs(players: list[str], one_for_two: bool = True, rng: random.Random 
     teams = []
     for i in range(0, len(shuffled), 2):
         members = shuffled[i:i + 2]
-        name = " & ".join(members)
-        # a team name has at most 40 characters, like a player's: two long names would make
-        # a pairing the log refuses (found by tests/reliability/test_access.py)
-        teams.append({"name": name if len(name) <= 40 else f"Team {i // 2 + 1}", "players": members})
+        teams.append({"name": pair_name(members, i // 2 + 1, [team["name"] for team in teams]), "players": members})
     return teams
+
+
+def pair_name(members: list[str], number: int, taken: list[str]) -> str:
+    """A drawn pair's name: its members' names. A team name has at most 40 characters, like a
+    player's (two long names made a pairing the log refuses: tests/reliability/test_access.py),
+    so long names are cut; in no language's words (it was "Team 1" on a Polish table).
+
+    >>> pair_name(["Anna", "Ben"], 1, []), pair_name(["Maximiliane-Katharina", "Bartholomäus-Friedrich"], 2, [])
+    ('Anna & Ben', 'Maximiliane-Kath… & Bartholomäus-Fri…')
+    """
+    name = " & ".join(members)
+    if len(name) > 40:
+        name = " & ".join(member if len(member) <= 17 else member[:16] + "…" for member in members)
+    return name if len(name) <= 40 and name not in taken else f"#{number}"
 
 
 def rematch(db: sqlite_utils.Database, table: dict, who: Viewer, board: Any = ...) -> dict:
