@@ -188,3 +188,19 @@ def test_a_phone_turned_sideways_shows_every_open_box_once_five_dice_are_tapped(
         where = box.bounding_box()
         assert where["y"] >= 0 and where["y"] + where["height"] <= 360 and where["x"] + where["width"] <= 740, where
     assert anna.evaluate("window.scrollY") == 0 and anna.evaluate("document.querySelector('#tray').scrollTop") == 0
+
+
+def test_long_names_atop_the_card_stand_apart(server, new_phone):
+    """Eight players, long names, a 360 px phone: the names atop the card ran together
+    ("BartholomäusMaximilianeF…"); each stands inside its column now, cut where it must be."""
+    names = ("Bartholomäus", "Maximiliane", "Friederike", "Konstantin", "Anna", "Ben", "Cleo", "Dora")
+    host = new_phone()
+    open_table(host, server, "yatzy", names)
+    gaps = host.evaluate("""() => [...document.querySelectorAll('.yz-card thead th.side')].map(th => {
+        const range = document.createRange(); range.selectNodeContents(th);
+        const text = range.getBoundingClientRect(), box = th.getBoundingClientRect();
+        return [th.textContent.trim(), Math.round(box.right - Math.min(text.right, box.right)),
+                Math.round(Math.max(text.left, box.left) - box.left)]; })""")
+    assert len(gaps) == 8
+    for name, right, left in gaps:
+        assert right >= 3 and left >= 3, (name, right, left)
