@@ -277,13 +277,20 @@ def test_the_hand_route_takes_only_what_the_tray_offers(table, app, fields):
     assert not played_of(app, token).entries
 
 
-def test_the_writer_undoes_the_last_hand_from_the_score(table):
+def test_the_writer_undoes_the_last_hand_from_the_tray_and_after_the_end_from_the_score(table):
+    """One Undo for the last hand: the tray's while the game goes on (the score's beside it
+    read as a second thing to undo), the score's once the game is over and the tray gone."""
     host, anna, ben, token = table
     hand(anna, token, maker="Anna", tricks=2)
     mine, theirs = board(anna, token), board(ben, token)
-    assert re.search(r'class="last-hand">.*?hx-post="[^"]+/undo"', mine, re.S)
-    assert not re.search(r'class="last-hand">.*?/undo.*?</p>', theirs, re.S)
+    assert len(re.findall(r'hx-post="[^"]+/undo"', mine)) == 1 and 'class="button small tray-undo"' in mine
+    assert not re.search(r'class="last-hand">(?:(?!</p>).)*/undo', mine, re.S)
+    assert "/undo" not in theirs
     assert scores(mine) == [0, 2]
+    for _ in range(5):  # Anna & Cleo march to 10 (the host's to undo after the end)
+        hand(anna, token, maker="Anna", tricks=5)
+    ended = board(host, token)
+    assert 'class="winner"' in ended and re.search(r'class="last-hand">(?:(?!</p>).)*/undo', ended, re.S)
 
 
 # --- the host's corrections -------------------------------------------------------------------

@@ -103,10 +103,10 @@ def test_two_phones_play_a_game_to_ten(server, new_phone):
     ben.wait_for_selector("#board [data-step='maker']:not([hidden])")
     assert ben.locator("#board [data-confirm-box]").is_hidden()
 
-    # a slip on Anna's phone, undone from the score
+    # a slip on Anna's phone, undone from the tray
     enter(anna, "Ben", 2, expect="Anna & Cleo +2")
     wait_score(ben, [8, 1])
-    anna.click("#board .last-hand button:has-text('Undo')")
+    anna.click("#tray .tray-undo")
     wait_score(ben, [6, 1])
     assert "undid entry" in anna.inner_text(".history")
 
