@@ -203,15 +203,37 @@
   document.addEventListener("DOMContentLoaded", () => { marks(); resend(); });
 
   // --- the live stream, and polling while it is down ---------------------------------------------------
-  let live = false, poller = null;
+  // The badge says what is so: "refreshing every 4 s" only while a refresh comes (a failed one
+  // resolves too: it said so through a power cut), offline while the phone is
+  let live = false, poller = null, polled = false;
+  const down = () => net(navigator.onLine ? "lost" : "offline");
+  document.addEventListener("htmx:after:request", (e) => {
+    const {ctx} = e.detail;
+    if (ctx?.sourceElement?.id === "board" && ctx.request.method === "GET") polled = ctx.response?.status < 400;
+  });
   function poll(on) {
     clearInterval(poller);
-    poller = on ? setInterval(() => refresh(shown()).then(() => { if (!live && !kept().length) net("polling"); },
-      () => net("offline")), 4000) : null;
+    poller = on ? setInterval(() => { polled = false; refresh(shown()).then(() => {
+      if (!live && !kept().length) polled ? net("polling") : down(); }); }, 4000) : null;
   }
-  document.addEventListener("htmx:sse:error", () => { live = false; net("lost"); poll(true); });
+  document.addEventListener("htmx:sse:error", () => { live = false; down(); poll(true); });
   document.addEventListener("htmx:sse:close", () => { live = false; poll(true); });
-  document.addEventListener("htmx:sse:after:connection", () => { live = true; poll(false); if (!kept().length) net("live"); });
+  // a stream gone silent (the Wi-Fi changed under it: no error, no bytes) showed "Live" over a
+  // stale board for good: the server says it is there every so often (#board's data-alive, in
+  // seconds: 15), and after two and a half of those of nothing the stream is asked for again,
+  // the page polling meanwhile
+  let heard = 0, stream = null;
+  const silence = () => (Number($("#board")?.dataset.alive) || 15) * 2500 + 2000;
+  document.addEventListener("htmx:sse:after:message", () => { heard = Date.now(); });
+  document.addEventListener("htmx:sse:after:connection", (e) => {
+    live = true; heard = Date.now(); stream = e.detail.connection; poll(false);
+    if (!kept().length) net("live");
+  });
+  setInterval(() => {
+    if (!live || Date.now() - heard < silence()) return;
+    live = false; down(); poll(true);
+    stream?.reader?.cancel();
+  }, 1000);
   window.addEventListener("offline", () => net("offline"));
 
   // --- a call (data-flash) flashes once on this phone, however often the board is redrawn ---------

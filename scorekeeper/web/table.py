@@ -189,7 +189,8 @@ def packed(text: str) -> tuple[bytes, bytes]:
 
 
 RETRY = packed("retry: 1000\n\n")
-STILL_HERE = packed(": still here\n\n")
+# an event, not a comment: the page hears it, and gives up a stream that has gone silent (app.js)
+STILL_HERE = packed("event: alive\ndata:\n\n")
 
 
 # --- writes ----------------------------------------------------------------------------------

@@ -1,0 +1,84 @@
+"""The network badge and the live stream when the server goes away, in real phones: a power
+cut, and a stream gone silent (the Wi-Fi changed under it). Each on a server of its own, which
+the test stops."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+from playwright.sync_api import expect
+
+from .conftest import Server, open_table
+
+
+def test_through_a_power_cut_the_badge_says_the_connection_is_lost_then_live(tmp_path, new_phone):
+    """The server down for seconds: the badge said "Live updates paused — refreshing every 4 s"
+    while every refresh failed; it says the connection is lost until the server is back, and
+    Live again within seconds of it (the stream's backoff had grown towards a minute)."""
+    server = Server(tmp_path / "instance")
+    try:
+        anna = new_phone(locale="pl-PL", extra_http_headers={"Accept-Language": "pl-PL"})
+        open_table(anna, server, "escalero", ("Anna", "Ben"))
+        net = anna.locator("#net")
+        expect(net).to_have_attribute("data-state", "live")
+        anna.evaluate("""() => { window.__said = []; new MutationObserver(() => window.__said.push(
+            document.querySelector('#net').dataset.state)).observe(document.querySelector('#net'), {attributes: true}); }""")
+        server.kill()
+        expect(net).to_have_attribute("data-state", "lost", timeout=10_000)
+        expect(net).to_have_text("Utracono połączenie — łączę ponownie")
+        anna.wait_for_timeout(14_000)  # refreshes, every one failed
+        said = anna.evaluate("window.__said")
+        assert set(said) == {"lost"}, said  # never "refreshing every 4 s"
+        server.start()
+        expect(net).to_have_attribute("data-state", "live", timeout=10_000)
+    finally:
+        server.stop()
+
+
+def test_a_stream_gone_silent_is_given_up_and_asked_for_again(tmp_path, new_phone):
+    """No error and no bytes (the server frozen here, as a stream is when the Wi-Fi changes under
+    it): the green dot said Live over a stale board for good. After two and a half keep-alives
+    of silence the phone says the connection is lost, and is live again once it answers."""
+    (tmp_path / "instance").mkdir()
+    (tmp_path / "instance" / "config.py").write_text("KEEPALIVE_SECONDS = 1\n")
+    server = Server(tmp_path / "instance")
+    try:
+        anna = new_phone()
+        open_table(anna, server, "escalero", ("Anna", "Ben"))
+        net = anna.locator("#net")
+        expect(net).to_have_attribute("data-state", "live")
+        anna.wait_for_timeout(3_000)  # keep-alives heard: no false alarm
+        expect(net).to_have_attribute("data-state", "live")
+        os.killpg(server.process.pid, signal.SIGSTOP)
+        try:
+            expect(net).not_to_have_attribute("data-state", "live", timeout=10_000)
+        finally:
+            os.killpg(server.process.pid, signal.SIGCONT)
+        expect(net).to_have_attribute("data-state", "live", timeout=10_000)
+    finally:
+        server.stop()
+
+
+def test_offline_the_badge_stays_offline(tmp_path, new_phone):
+    """The phone's Wi-Fi gone (and with it the stream): the badge said "Offline" for half a
+    second, then "Connection lost — reconnecting" and "refreshing every 4 s" by turns."""
+    server = Server(tmp_path / "instance")
+    try:
+        anna = new_phone(locale="es-ES", extra_http_headers={"Accept-Language": "es-ES"})
+        open_table(anna, server, "escalero", ("Anna", "Ben"))
+        net = anna.locator("#net")
+        expect(net).to_have_attribute("data-state", "live")
+        anna.context.set_offline(True)
+        anna.evaluate("window.dispatchEvent(new Event('offline'))")
+        server.kill()  # Chromium's offline keeps an open stream: it ends as the Wi-Fi's would
+        expect(net).to_have_attribute("data-state", "offline")
+        anna.evaluate("""() => { window.__said = []; new MutationObserver(() => window.__said.push(
+            document.querySelector('#net').dataset.state)).observe(document.querySelector('#net'), {attributes: true}); }""")
+        anna.wait_for_timeout(10_000)
+        said = anna.evaluate("window.__said")
+        assert set(said) <= {"offline"}, said
+        expect(net).to_have_text("Sin conexión — las anotaciones se guardan y se envían cuando vuelva la red")
+    finally:
+        anna.context.set_offline(False)
+        server.stop()
