@@ -162,7 +162,7 @@ def test_switching_language_keeps_it_and_the_table_stays_live_in_each_language(s
     # Ben switches to Polish from the header: the same page comes back in Polish
     ben.click("details.lang summary")
     ben.click("details.lang button:has-text('Polski')")
-    ben.wait_for_function("() => document.documentElement.lang === 'pl'")
+    ben.wait_for_function("() => document.documentElement?.lang === 'pl'")
     assert ben.url == link
     assert pl("%(name)s's turn", name="Anna") in ben.inner_text(".turn")
     ben.wait_for_selector("#net[data-state='live']")

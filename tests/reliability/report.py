@@ -75,9 +75,11 @@ ROWS = [
       "tests/test_web_tables.py::test_a_scribe_writes_for_every_side_and_is_no_side"], "access",
      "{other_side_writes_refused} writes for another side refused"),
     ("The read-only board link cannot write and shows no way in: no join link, no short code "
-     "(the big-screen page excepted, by design: see the limits below).",
+     "(the big-screen page excepted, by design: see the limits below). No write of any route goes through "
+     "it, joining included (its join once sat strangers at a seat: a viewer without a device is read-only).",
      [R + "test_access.py::test_the_read_only_board_shows_no_way_in",
-      "tests/test_web_tables.py::test_read_only_board_cannot_write"], "access", "—"),
+      "tests/test_web_tables.py::test_read_only_board_cannot_write",
+      "tests/test_web_tables.py::test_the_board_link_seats_nobody_and_writes_nothing"], "access", "—"),
     ("Join and board links are unguessable; device ids and CSRF tokens too.",
      [R + "test_access.py::test_tokens_are_unguessable"], "access",
      "{token_bits}-bit link tokens ({tokens_checked} checked, all different); {csrf_bits}-bit CSRF tokens"),
