@@ -848,15 +848,16 @@ def draw_pairs(players: list[str], one_for_two: bool = True, rng: random.Random 
 def pair_name(members: list[str], number: int, taken: list[str]) -> str:
     """A drawn pair's name: its members' names. A team name has at most 40 characters, like a
     player's (two long names made a pairing the log refuses: tests/reliability/test_access.py),
-    so long names are cut; in no language's words (it was "Team 1" on a Polish table).
+    so long names are cut, with a full stop (a name's "…" is cleaned to "...", another name);
+    in no language's words (it was "Team 1" on a Polish table).
 
     >>> pair_name(["Anna", "Ben"], 1, []), pair_name(["Maximiliane-Katharina", "Bartholomäus-Friedrich"], 2, [])
-    ('Anna & Ben', 'Maximiliane-Kath… & Bartholomäus-Fri…')
+    ('Anna & Ben', 'Maximiliane-Katha. & Bartholomäus-Frie.')
     """
     name = " & ".join(members)
     if len(name) > 40:
-        name = " & ".join(member if len(member) <= 17 else member[:16] + "…" for member in members)
-    return name if len(name) <= 40 and name not in taken else f"#{number}"
+        name = " & ".join(member if len(member) <= 18 else member[:17].rstrip() + "." for member in members)
+    return name if len(name) <= 40 and clean_name(name) == name and name not in taken else f"#{number}"
 
 
 def rematch(db: sqlite_utils.Database, table: dict, who: Viewer, board: Any = ...) -> dict:
