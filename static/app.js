@@ -229,8 +229,10 @@
     live = true; heard = Date.now(); stream = e.detail.connection; poll(false);
     if (!kept().length) net("live");
   });
+  // a hidden page's stream is paused by hx-sse, not silent: it has its time again once shown
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) heard = Date.now(); });
   setInterval(() => {
-    if (!live || Date.now() - heard < silence()) return;
+    if (!live || document.hidden || Date.now() - heard < silence()) return;
     live = false; down(); poll(true);
     stream?.reader?.cancel();
   }, 1000);
