@@ -12,18 +12,29 @@ from playwright.sync_api import expect
 from .conftest import Server, open_table
 
 
+def a_live_phone(server, new_phone, language: str | None = None):
+    """A phone (in `language`) at a new table of its own, its live stream open: (page, badge)."""
+    page = new_phone(**({"locale": language, "extra_http_headers": {"Accept-Language": language}} if language else {}))
+    open_table(page, server, "escalero", ("Anna", "Ben"))
+    net = page.locator("#net")
+    expect(net).to_have_attribute("data-state", "live")
+    return page, net
+
+
+def listen(page) -> None:
+    """From now on, every state the network badge takes is kept in window.__said."""
+    page.evaluate("""() => { window.__said = []; new MutationObserver(() => window.__said.push(
+        document.querySelector('#net').dataset.state)).observe(document.querySelector('#net'), {attributes: true}); }""")
+
+
 def test_through_a_power_cut_the_badge_says_the_connection_is_lost_then_live(tmp_path, new_phone):
     """The server down for seconds: the badge said "Live updates paused — refreshing every 4 s"
     while every refresh failed; it says the connection is lost until the server is back, and
     Live again within seconds of it (the stream's backoff had grown towards a minute)."""
     server = Server(tmp_path / "instance")
     try:
-        anna = new_phone(locale="pl-PL", extra_http_headers={"Accept-Language": "pl-PL"})
-        open_table(anna, server, "escalero", ("Anna", "Ben"))
-        net = anna.locator("#net")
-        expect(net).to_have_attribute("data-state", "live")
-        anna.evaluate("""() => { window.__said = []; new MutationObserver(() => window.__said.push(
-            document.querySelector('#net').dataset.state)).observe(document.querySelector('#net'), {attributes: true}); }""")
+        anna, net = a_live_phone(server, new_phone, "pl-PL")
+        listen(anna)
         server.kill()
         expect(net).to_have_attribute("data-state", "lost", timeout=10_000)
         expect(net).to_have_text("Utracono połączenie — łączę ponownie")
@@ -44,10 +55,7 @@ def test_a_stream_gone_silent_is_given_up_and_asked_for_again(tmp_path, new_phon
     (tmp_path / "instance" / "config.py").write_text("KEEPALIVE_SECONDS = 1\n")
     server = Server(tmp_path / "instance")
     try:
-        anna = new_phone()
-        open_table(anna, server, "escalero", ("Anna", "Ben"))
-        net = anna.locator("#net")
-        expect(net).to_have_attribute("data-state", "live")
+        anna, net = a_live_phone(server, new_phone)
         anna.wait_for_timeout(3_000)  # keep-alives heard: no false alarm
         expect(net).to_have_attribute("data-state", "live")
         os.killpg(server.process.pid, signal.SIGSTOP)
@@ -65,16 +73,12 @@ def test_offline_the_badge_stays_offline(tmp_path, new_phone):
     second, then "Connection lost — reconnecting" and "refreshing every 4 s" by turns."""
     server = Server(tmp_path / "instance")
     try:
-        anna = new_phone(locale="es-ES", extra_http_headers={"Accept-Language": "es-ES"})
-        open_table(anna, server, "escalero", ("Anna", "Ben"))
-        net = anna.locator("#net")
-        expect(net).to_have_attribute("data-state", "live")
+        anna, net = a_live_phone(server, new_phone, "es-ES")
         anna.context.set_offline(True)
         anna.evaluate("window.dispatchEvent(new Event('offline'))")
         server.kill()  # Chromium's offline keeps an open stream: it ends as the Wi-Fi's would
         expect(net).to_have_attribute("data-state", "offline")
-        anna.evaluate("""() => { window.__said = []; new MutationObserver(() => window.__said.push(
-            document.querySelector('#net').dataset.state)).observe(document.querySelector('#net'), {attributes: true}); }""")
+        listen(anna)
         anna.wait_for_timeout(10_000)
         said = anna.evaluate("window.__said")
         assert set(said) <= {"offline"}, said
