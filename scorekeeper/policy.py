@@ -45,6 +45,7 @@ class Viewer:
     seat: dict | None
     read_only: bool = False
     removed: bool = False  # the host removed this phone from the table
+    turned_away: bool = False  # the host said no to this phone's waiting seat (until it sits again)
 
     @property
     def name(self) -> str | None:
@@ -97,14 +98,17 @@ def viewer(db, table: dict, device: str, read_only: bool = False) -> Viewer:
     """Who `device` is at `table` as the database has it now; no device is the read-only board
     (service.join was handed the board's "" and sat it at a seat)."""
     read_only = read_only or not device
-    seat, removed = None, False
+    seat, removed, turned = None, False, False
     if device and not read_only:
         cursor = db.execute("SELECT * FROM seats WHERE table_id = ? AND device = ? LIMIT 1", [table["id"], device])
         row = cursor.fetchone()
         seat = dict(zip([column[0] for column in cursor.description], row)) if row else None
         removed = seat is None and bool(db.execute("SELECT 1 FROM bans WHERE table_id = ? AND device = ?",
                                                    [table["id"], device]).fetchone())
-    return Viewer(device, not read_only and is_host(device, table), seat, read_only, removed)
+        # the host is never turned away: an unseated host (who writes for everyone) asks nothing more
+        turned = seat is None and not removed and not is_host(device, table) and bool(db.execute(
+            "SELECT 1 FROM turned_away WHERE table_id = ? AND device = ?", [table["id"], device]).fetchone())
+    return Viewer(device, not read_only and is_host(device, table), seat, read_only, removed, turned)
 
 
 # --- the rules ---------------------------------------------------------------------------------

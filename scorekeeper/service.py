@@ -672,7 +672,10 @@ def join(db: sqlite_utils.Database, table: dict, device: str, seat_id: Any = Non
     def sit(change: Write) -> dict:
         who = viewer(change.db, change.table, device)
         require("join", who)
-        return _join(change, who, seat_id, new_name, address)
+        seat = _join(change, who, seat_id, new_name, address)
+        if who.turned_away:  # sitting again, it asks anew
+            change.db.execute("DELETE FROM turned_away WHERE table_id = ? AND device = ?", [change.table["id"], device])
+        return seat
     return write(db, table, Viewer(device, False, None), sit)
 
 
@@ -753,10 +756,14 @@ def let_in(db: sqlite_utils.Database, table: dict, who: Viewer, seat_id: Any, ye
             if seat["added"]:
                 _seats_left(change, seats(change.db, table["id"]))
             change.db["seats"].update(seat["id"], {"approved": 1, "guarded": 0})
-        elif seat["added"]:
-            change.db["seats"].delete(seat["id"])
         else:
-            change.db["seats"].update(seat["id"], {"device": None, "joined_at": None, "approved": 1})
+            # its phone is told, until it sits down again
+            change.db["turned_away"].upsert({"table_id": table["id"], "device": seat["device"], "at": time.time()},
+                                            pk=("table_id", "device"))
+            if seat["added"]:
+                change.db["seats"].delete(seat["id"])
+            else:
+                change.db["seats"].update(seat["id"], {"device": None, "joined_at": None, "approved": 1})
         _settle_players(change)
 
     write(db, table, who, answer)

@@ -226,6 +226,13 @@ def m009_every_step_keeps_its_key(db: sqlite_utils.Database) -> None:
     db["step_keys"].create_index(["at"])
 
 
+@migrations()
+def m010_a_phone_turned_away_is_told(db: sqlite_utils.Database) -> None:
+    # the host's no to a waiting seat, kept until the phone sits down again: it was shown the
+    # join form back without a word (policy.viewer, templates/_join.html)
+    db["turned_away"].create({"table_id": int, "device": str, "at": float}, pk=("table_id", "device"))
+
+
 def connect(path: str, folds: FoldCache | None = None, limits: dict[str, Any] | None = None,
             node: str = "") -> Database:
     """A connection with the durability settings every process must use; `folds`, the fold

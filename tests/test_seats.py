@@ -233,6 +233,26 @@ def test_a_host_who_only_keeps_score_is_not_asked_to_sit_once_it_has_begun(app, 
     assert page.index("Tap your name") < page.index('name="name"') < page.index("A name added plays from the next game")
 
 
+def test_a_phone_turned_away_is_told_until_it_sits_again(app, phone):
+    """The host said no to Ewa's waiting seat: her phone got the join form back without a word.
+    It says so now, to her phone alone, until she sits down again."""
+    host = phone()
+    token = host.open_table(players=("Anna", "Ben"))
+    assert host_says(host, token, "/settings", {"approve_seats": "on"}).status_code == 200
+    ewa, stranger = phone(), phone()
+    assert add_me(ewa, token, "Ewa").status_code == 200
+    said = "The host said no to your seat."
+    assert host_says(host, token, f"/seats/{seat_of(app, token, 'Ewa')['id']}/let-in", {"answer": "no"}).status_code == 200
+    assert said in ewa.get(f"/t/{token}").get_data(as_text=True)
+    assert said in ewa.get(f"/t/{token}/board", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert said not in stranger.get(f"/t/{token}").get_data(as_text=True)
+    assert said not in host.get(f"/t/{token}").get_data(as_text=True)
+    assert add_me(ewa, token, "Ewa").status_code == 200  # she asks again, and waits
+    assert said not in ewa.get(f"/t/{token}").get_data(as_text=True)
+    assert host_says(host, token, f"/seats/{seat_of(app, token, 'Ewa')['id']}/let-in", {"answer": "yes"}).status_code == 200
+    assert game_of(app, token).header["players"] == ["Anna", "Ben", "Ewa"]
+
+
 def test_one_policy_decides_every_action():
     """Finding 7: every action is decided by one function, with the reason in words; the host
     rule stands in one place (`grep -rn is_host` finds it there alone)."""

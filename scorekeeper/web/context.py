@@ -83,7 +83,8 @@ class TableContext:
         who = self.who
         if who.read_only:
             return f"board:{html_lang()}"
-        seat = f"{who.seat['id']}{'' if who.at_table else '?'}" if who.seat else ("removed" if who.removed else "-")
+        seat = f"{who.seat['id']}{'' if who.at_table else '?'}" if who.seat else (
+            "removed" if who.removed else "turned" if who.turned_away else "-")
         return f"{'host' if who.host else 'guest'}:{seat}:{html_lang()}"
 
     @cached_property
