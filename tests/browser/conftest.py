@@ -86,15 +86,20 @@ def open_table(page, server, game: str, players, **rules) -> str:
     return page.url
 
 
+def sit(page, name: str) -> None:
+    """Tap `name` on the join card and wait for the answer: until it is in, the board under the
+    tap is the unseated one, and a tap on its tray is lost when the seated board replaces it."""
+    page.click(f"#join button:has-text('{name}')")
+    page.wait_for_selector("#join", state="detached")
+
+
 def seat(new_phone, link: str, names, ready: str = ".turn", **context) -> dict:
     """A phone for each name, seated at the table by tapping that name; {name: page}."""
     phones = {}
     for name in names:
         page = new_phone(**context)
         page.goto(link)
-        page.click(f"#join button:has-text('{name}')")
-        # the board of a seated phone (`ready` alone may be on the board before the tap's answer)
-        page.wait_for_selector("#join", state="detached")
+        sit(page, name)  # `ready` alone may be on the board before the tap's answer
         page.wait_for_selector(ready)
         phones[name] = page
     return phones

@@ -9,7 +9,7 @@ import zxingcpp
 from PIL import Image
 from playwright.sync_api import expect
 
-from .conftest import Server, enter_for_all, seat
+from .conftest import Server, enter_for_all, seat, sit
 from .conftest import open_table as open_table_of
 
 
@@ -249,8 +249,7 @@ def test_the_seat_list_the_host_opened_stays_open_as_a_phone_sits_down(server, n
     is drawn again live, and the list snapped shut under the host's thumb."""
     host = new_phone()
     link = open_table(host, server)
-    host.click("#join button:has-text('Anna')")
-    host.wait_for_selector("#join", state="detached")
+    sit(host, "Anna")
     write(host, 1, "F", "35 served")
     expect(host.locator("#seats")).not_to_have_attribute("open", "")
     host.locator("#seats > summary").click()

@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import open_table, seat
+from .conftest import open_table, seat, sit
 
 SHOTS = os.environ.get("EUCHRE_SHOTS")  # a folder: keep screenshots of the screens
 
@@ -59,15 +59,13 @@ def test_two_phones_play_a_game_to_ten(server, new_phone):
     anna.click("text=Open the table")
     anna.wait_for_url(re.compile(r"/t/[\w-]+$"))
     anna.wait_for_selector("#board [data-hand-entry]")  # four names: partners seated opposite
-    anna.click("#join button:has-text('Anna')")
-    anna.wait_for_selector("#join", state="detached")  # seated: the tap's answer is in
+    sit(anna, "Anna")
     anna.wait_for_selector("#board .race-team.mine")
     link = anna.url
 
     ben = new_phone()
     ben.goto(link)
-    ben.click("#join button:has-text('Ben')")
-    ben.wait_for_selector("#join", state="detached")  # seated: the tap's answer is in
+    sit(ben, "Ben")
     ben.wait_for_selector("#board [data-hand-entry]")
     assert "Anna deals · you lead" in ben.inner_text(".deal-line")
     shot(ben, "start")
@@ -116,8 +114,7 @@ def test_two_phones_play_a_game_to_ten(server, new_phone):
     change = ben.get_attribute("#stamp", "data-change")
     cleo = new_phone()
     cleo.goto(link)
-    cleo.click("#join button:has-text('Cleo')")
-    cleo.wait_for_selector("#join", state="detached")  # seated: the tap's answer is in
+    sit(cleo, "Cleo")
     cleo.wait_for_selector("#board [data-hand-entry]")
     ben.wait_for_function("c => document.querySelector('#stamp').dataset.change !== c", arg=change)
     assert "Dora named trump" in ben.inner_text("#board [data-chosen]")
@@ -195,13 +192,11 @@ def test_three_phones_play_a_three_handed_game_to_ten(server, new_phone):
 def test_a_railroad_game_rematches_with_its_laps(server, new_phone):
     host = new_phone()
     link = open_form(host, server, ("Anna", "Ben", "Cleo", "Dora"), "railroad", target=5)
-    host.click("#join button:has-text('Anna')")
-    host.wait_for_selector("#join", state="detached")  # seated: the tap's answer is in
+    sit(host, "Anna")
     host.wait_for_selector("#board .race-team.mine")
     ben = new_phone()
     ben.goto(link)
-    ben.click("#join button:has-text('Ben')")
-    ben.wait_for_selector("#join", state="detached")  # seated: the tap's answer is in
+    sit(ben, "Ben")
     ben.wait_for_selector("#board [data-hand-entry]")
     enter(ben, "Ben", 3)  # Ben & Dora 1 ...
     wait_score(host, [0, 1])  # (the host's picker starts on the board that has Ben's hand)

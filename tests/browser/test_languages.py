@@ -16,6 +16,7 @@ from babel.support import Translations
 
 from scorekeeper.games import GAMES
 
+from .conftest import sit
 from .test_escalero import open_table as open_escalero
 
 TRANSLATIONS = Path(__file__).resolve().parents[2] / "scorekeeper" / "translations"
@@ -62,8 +63,7 @@ def open_table(page, server, game, players, open_button, typed=(), **choices):
 
 def seat(page, link, name):
     page.goto(link)
-    page.click(f"#join button:has-text('{name}')")
-    page.wait_for_selector("#join", state="detached")  # seated: the tap's answer is in
+    sit(page, name)
 
 
 def test_a_spanish_phone_plays_escoba_in_spanish(server, new_phone, words):

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from scorekeeper.worker import TOO_FAST
 
-from .conftest import enter_for_all, open_table, seat
+from .conftest import enter_for_all, open_table, seat, sit
 from .test_turn import throw, wait_entries
 
 NGINX = ("<html>\r\n<head><title>{0}</title></head>\r\n<body>\r\n"
@@ -83,8 +83,7 @@ def test_a_tap_that_is_no_entry_refused_for_now_asks_for_another(server, new_pho
     refused = refuse_once(ben, re.compile(r"/join$"), "POST", NGINX_429, {"Content-Type": "text/html"})
     ben.click("#join button:has-text('Ben')")
     expect(ben.locator("#message")).to_contain_text("Stuknij ponownie")
-    ben.click("#join button:has-text('Ben')")
-    ben.wait_for_selector("#join", state="detached")
+    sit(ben, "Ben")
     expect(ben.locator("#message")).to_be_empty()
     assert len(refused) == 1
 
@@ -115,8 +114,7 @@ def test_a_tray_answered_after_the_turn_was_entered_leaves_the_fresh_tray(server
     left behind, sends the fresh tray."""
     anna = new_phone(service_workers="block")
     link = open_table(anna, server, "yatzy", ("Anna", "Ben"))
-    anna.click("#join button:has-text('Anna')")
-    anna.wait_for_selector("#join", state="detached")
+    sit(anna, "Anna")
     for face in (1, 1, 1, 2):
         anna.click(f"#tray [data-face='{face}']")
     anna.wait_for_function("() => document.querySelector('#tray input[name=dice]').defaultValue === '1,1,1,2'")

@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PHONE, open_table, seat
+from .conftest import PHONE, open_table, seat, sit
 from .test_escalero import write
 from .test_kaques import kept, tap_faces
 from .test_turn import throw, wait_entries
@@ -306,8 +306,7 @@ def test_the_home_page_shows_the_code_field_and_forms_read_whole(server, new_pho
         assert label.evaluate("el => el.closest('label').scrollWidth <= el.closest('label').clientWidth + 1")
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["viewport"]["width"]
     link = open_table(phone, server, "kaques", ("Anna", "Ben"))
-    phone.click("#join button:has-text('Anna')")
-    phone.wait_for_selector("#join", state="detached")  # seated: the tap's answer is in
+    sit(phone, "Anna")
     field = phone.locator("[data-kq-total] input[name=points]")
     expect(field).to_have_value("")
     assert not field.get_attribute("placeholder")
@@ -537,7 +536,7 @@ def test_a_long_name_on_the_turn_line_reads_whole(server, new_phone):
     saying whose turn it is."""
     host = new_phone(locale="de-AT", extra_http_headers={"Accept-Language": "de-AT"})
     open_table(host, server, "escalero", ("Anna", "Benedikt Maximilian"))
-    host.click("#join button:has-text('Anna')")
+    sit(host, "Anna")
     throw(host, [6, 6, 5, 5, 5])
     host.locator("#tray .tray-options button.option").first.click()
     wait_entries(host, 1)

@@ -10,7 +10,7 @@ import re
 import zxingcpp
 from PIL import Image
 
-from .conftest import enter_for_all
+from .conftest import enter_for_all, sit
 
 SHOTS = os.environ.get("SCOREKEEPER_SHOTS")  # a folder: keep screenshots of the big screen
 
@@ -44,8 +44,7 @@ def test_big_screen_follows_the_table_live(server, browser, new_phone, tmp_path)
     anna.fill("input[name=rule_target]", "3")
     anna.click("text=Open the table")
     anna.wait_for_url(re.compile(r"/t/[\w-]+$"))
-    anna.click("#join button:has-text('Anna')")
-    anna.wait_for_selector("#join", state="detached")  # seated: the tap's answer is in
+    sit(anna, "Anna")
     anna.wait_for_selector("#board [data-hand-entry]")
     join_link = anna.url
     big_screen = anna.get_attribute("a:has-text('Big screen')", "href")

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from scorekeeper.gamelog import fold, read_header
 
-from .conftest import PHONE, open_table, seat
+from .conftest import PHONE, open_table, seat, sit
 
 NAMES = ("Anna", "Ben", "Cleo")
 # each player's fifteen turns: the box, and the dice thrown for it (every one scores there)
@@ -72,8 +72,7 @@ class Thumb:
 def test_three_phones_play_a_whole_scandinavian_game_by_taps(server, new_phone):
     anna = new_phone()
     link = open_table(anna, server, "yatzy", NAMES, form="scandinavian", stake="0.10")
-    anna.click("#join button:has-text('Anna')")  # the host sits down as Anna
-    anna.wait_for_selector("#join", state="detached")  # seated: the tap's answer is in
+    sit(anna, "Anna")
     anna.wait_for_selector("#tray .turn")
     phones = {"Anna": anna, **seat(new_phone, link, NAMES[1:], ready="#tray .turn")}
     for page in phones.values():
@@ -134,8 +133,7 @@ def test_three_phones_play_a_whole_scandinavian_game_by_taps(server, new_phone):
 def test_a_box_without_dice_a_correction_and_an_undo(server, new_phone):
     anna = new_phone()
     link = open_table(anna, server, "yatzy", ("Anna", "Ben"), form="classic")
-    anna.click("#join button:has-text('Anna')")
-    anna.wait_for_selector("#join", state="detached")  # seated: the tap's answer is in
+    sit(anna, "Anna")
     ben = seat(new_phone, link, ("Ben",), ready="#tray .turn")["Ben"]
     anna.wait_for_selector("#tray .turn")
     # a box tapped without dice offers what it can hold: classic Full House 25 (or a scratch)
