@@ -816,19 +816,29 @@ def _default_teams(engine, players: list[str], rules: dict) -> list[dict] | None
     return engine.default_teams(players, rules) if engine.default_teams else None
 
 
-def set_teams(db: sqlite_utils.Database, table: dict, who: Viewer, teams: Any, board: Any = ...) -> None:
+def set_teams(db: sqlite_utils.Database, table: dict, who: Viewer, teams: Any, board: Any = ...,
+              draw: int | None = None) -> None:
     """Teams for the current game, before its first entry: `teams` as the log writes them, or
-    "draw" (pairs by lot of every player seated), or None (everyone for themselves)."""
+    None (everyone for themselves); or with `draw`, teams of that size drawn by lot of every
+    player seated, as the engine's `team_draws` offers them."""
     require("teams", who)
 
     def seat_teams(change: Write) -> None:
         if _entries_made(change.db, change.game["id"]):
             raise Refused("The game has started: teams can change at the rematch.", 409)
         header = json.loads(change.game["header"])
+        players = [seat["name"] for seat in seats(change.db, table["id"]) if plays(seat)]
         chosen = teams
-        if chosen == "draw":
-            chosen = draw_pairs([seat["name"] for seat in seats(change.db, table["id"]) if plays(seat)])
-        header = {**header, "players": [seat["name"] for seat in seats(change.db, table["id"]) if plays(seat)]}
+        if draw is not None:
+            engine, offered = change.played.engine, change.played.engine.team_draws(len(players))
+            if not offered:
+                raise Refused("%(game)s with %(count)s players has no teams to draw.", 400,
+                              game=engine.title, count=len(players))
+            if draw not in offered:
+                raise Refused("%(game)s with %(count)s players is not drawn in teams of %(size)s.", 400,
+                              game=engine.title, count=len(players), size=draw)
+            chosen = draw_teams(players, draw)
+        header = {**header, "players": players}
         if chosen:
             header["teams"] = _clean_teams(chosen)  # cleaned and compared as players' names are
         else:
@@ -841,29 +851,38 @@ def set_teams(db: sqlite_utils.Database, table: dict, who: Viewer, teams: Any, b
     write(db, table, who, seat_teams, board=board)
 
 
-def draw_pairs(players: list[str], one_for_two: bool = True, rng: random.Random | None = None) -> list[dict]:
-    """Pairs drawn by lot; with an odd number the last one drawn plays alone (for two)."""
+def draw_teams(players: list[str], size: int = 2, rng: random.Random | None = None) -> list[dict]:
+    """Teams of `size` drawn by lot; those left over make a smaller team (an odd one out at
+    pairs plays alone, for two).
+
+    >>> [len(team["players"]) for team in draw_teams(list("ABCDEF"), 3)], len(draw_teams(list("ABCDE"))[-1]["players"])
+    ([3, 3], 1)
+    """
     shuffled = list(players)
     (rng or random.SystemRandom()).shuffle(shuffled)
-    teams = []
-    for i in range(0, len(shuffled), 2):
-        members = shuffled[i:i + 2]
-        teams.append({"name": pair_name(members, i // 2 + 1, [team["name"] for team in teams]), "players": members})
+    teams: list[dict] = []
+    for i in range(0, len(shuffled), size):
+        members = shuffled[i:i + size]
+        teams.append({"name": team_name(members, i // size + 1, [team["name"] for team in teams]), "players": members})
     return teams
 
 
-def pair_name(members: list[str], number: int, taken: list[str]) -> str:
-    """A drawn pair's name: its members' names. A team name has at most 40 characters, like a
+def team_name(members: list[str], number: int, taken: list[str]) -> str:
+    """A drawn team's name: its members' names. A team name has at most 40 characters, like a
     player's (two long names made a pairing the log refuses: tests/reliability/test_access.py),
-    so long names are cut, with a full stop (a name's "…" is cleaned to "...", another name);
-    in no language's words (it was "Team 1" on a Polish table).
+    so the longest names are cut to fit, with a full stop (a name's "…" is cleaned to "...",
+    another name); in no language's words (it was "Team 1" on a Polish table).
 
-    >>> pair_name(["Anna", "Ben"], 1, []), pair_name(["Maximiliane-Katharina", "Bartholomäus-Friedrich"], 2, [])
+    >>> team_name(["Anna", "Ben"], 1, []), team_name(["Maximiliane-Katharina", "Bartholomäus-Friedrich"], 2, [])
     ('Anna & Ben', 'Maximiliane-Katha. & Bartholomäus-Frie.')
+    >>> team_name(["Maximiliane-Katharina", "Bartholomäus", "Anna"], 1, [])
+    'Maximiliane-Katha. & Bartholomäus & Anna'
     """
     name = " & ".join(members)
     if len(name) > 40:
-        name = " & ".join(member if len(member) <= 18 else member[:17].rstrip() + "." for member in members)
+        room = next(room for room in range(40, 1, -1)  # the longest a name may stay
+                    if sum(min(len(member), room) for member in members) + 3 * (len(members) - 1) <= 40)
+        name = " & ".join(member if len(member) <= room else member[:room - 1].rstrip() + "." for member in members)
     return name if len(name) <= 40 and clean_name(name) == name and name not in taken else f"#{number}"
 
 

@@ -6,14 +6,17 @@ joins, waits, removals and rematches changes a started game's players."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import subprocess
 from dataclasses import replace
 
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from scorekeeper import policy, service, store
+from scorekeeper.games import ENGINES, GAMES
 from tests.support import ROOT, Phone
 
 F35 = {"type": "score", "column": 1, "row": "F", "value": 35}
@@ -76,9 +79,10 @@ def test_a_newcomer_at_a_team_game_waits_to_be_placed(app, phone):
     assert played.header["teams"] == teams and played.header["players"] == ["Anna", "Ben", "Cleo", "Dora"]
     seats = host.get(f"/t/{token}").get_data(as_text=True)
     assert "waits for a team" in seats
-    # five cannot sit at Escoba: placing Eve is refused with the reason, the teams stay
+    # five cannot sit at Escoba: no draw is offered, one posted is refused with words, the teams stay
+    assert "Draw pairs" not in seats
     drawn = host_says(host, token, "/teams", {"action": "draw"})
-    assert drawn.status_code == 400 and "2, 3, 4 or 6 players" in drawn.get_data(as_text=True)
+    assert drawn.status_code == 400 and "Escoba with 5 players has no teams to draw" in drawn.get_data(as_text=True)
     assert game_of(app, token).header["teams"] == teams
 
 
@@ -312,3 +316,28 @@ def test_no_seat_change_changes_a_started_games_players(app, acts):
             played = service.load(db_of(app), game)
             if played.entries:
                 assert played.header["players"] == fixed.setdefault(game["number"], played.header["players"]), act
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_seat_list_offers_the_draws_the_engine_makes_and_no_other(app, phone, game):
+    """Jaques le Kaques and Yatzy at four offered "Draw pairs by lot", and the tap was refused:
+    they have no teams. The seat list offers a draw for each team size the engine's `team_draws`
+    names (none where it seats teams itself); a draw of another size is refused, and changes
+    nothing."""
+    host = phone()
+    token = host.open_table(game, players=("Anna", "Ben", "Cleo", "Dora"))
+    engine = ENGINES[game]
+    offered = () if engine.default_teams else engine.team_draws(4)
+    seats = host.get(f"/t/{token}").get_data(as_text=True)
+    assert tuple(int(size) for size in re.findall(r'"action": "draw", "size": (\d+)', html.unescape(seats))) == offered
+    assert ("Draw pairs by lot" in seats) == (2 in offered)
+    header = game_of(app, token).header
+    for size in (0, 1, 3, 4, 5):
+        if size not in offered:
+            refused = host_says(host, token, "/teams", {"action": "draw", "size": str(size)})
+            said = "is not drawn in teams of %s" % size if offered else "with 4 players has no teams to draw"
+            assert refused.status_code == 400 and said in refused.get_data(as_text=True), size
+            assert game_of(app, token).header == header
+    if 2 in offered:
+        assert host_says(host, token, "/teams", {"action": "draw", "size": "2"}).status_code == 200
+        assert [len(team["players"]) for team in game_of(app, token).header["teams"]] == [2, 2]

@@ -332,6 +332,28 @@ def test_two_pairs_play_escoba_to_21(phone, app):
     assert "Round 1" in phones["Anna"].get(f"/t/{token}/board").get_data(as_text=True)
 
 
+def test_six_draw_two_teams_of_three_and_play_a_round(phone, app):
+    """Six at Escoba play in pairs or in two teams of three, and the card said so, but the seat
+    list could only draw pairs: the host now has a draw for each, and two teams of three play."""
+    names = ("Anna", "Ben", "Cleo", "Dora", "Emil", "Fritz")
+    host = phone()
+    token = host.open_table("escoba", names)
+    seats = html.unescape(host.get(f"/t/{token}").get_data(as_text=True))
+    assert '"action": "draw", "size": 2' in seats and '"action": "draw", "size": 3' in seats
+    assert "Draw teams of 3 by lot" in seats
+    assert host.write(f"/t/{token}/teams", {"action": "draw", "size": "3"}).status_code == 200
+    sides = played(app, token).state.setup.sides
+    assert [len(side.members) for side in sides] == [3, 3]
+    assert {player for side in sides for player in side.members} == set(names)
+    assert all(side.name == " & ".join(side.members) for side in sides)
+    anna = phone()
+    anna.join(token, "Anna")
+    status, page = preview(anna, token, c0=24, o0=7, s0=3, seven=0, e0=1)
+    assert status == 200 and problems(page) == []
+    assert anna.press(token, confirm(page), form=page).status_code == 200
+    assert played(app, token).result["points"] == {sides[0].name: 5, sides[1].name: 0}
+
+
 def test_a_side_without_a_card_loses_at_once(duel, app):
     host, anna, ben, token = duel
     status, page = preview(anna, token, c0=40, o0=10, s0=4, seven=0)

@@ -398,6 +398,9 @@ class Engine:
     verify_draft: Callable[[Any, Any], Any] | None = None
     # the engine seats the teams itself (partners opposite): `default_teams(players, rules)`
     default_teams: Callable[[list[str], Mapping[str, Any]], list[dict] | None] | None = None
+    # the sizes of team the host may have drawn by lot for `count` players seated, each a
+    # draw of its own (2: pairs); none: the game has no teams to draw
+    team_draws: Callable[[int], tuple[int, ...]] = lambda count: ()
     # the rules of the next game at the table, when they move on (the first deal passes on)
     rematch_rules: Callable[[Any], dict[str, Any]] | None = None
     # how many players the game seats under these rules, when that is one number: a table

@@ -241,6 +241,15 @@ details = frozenset({"throw"})  # a cell's dice: its value is what counts
 
 
 
+def team_draws(count: int) -> tuple[int, ...]:
+    """Four or more players are paired by lot (an odd one out plays for two); fewer play alone.
+
+    >>> team_draws(3), team_draws(5)
+    ((), (2,))
+    """
+    return (2,) if count >= 4 else ()
+
+
 def start(setup: Setup, rules: Mapping[str, Any]) -> State:
     require_seating(len(setup.sides) >= 2, "players: Escalero needs at least two sides")
     return State(setup, dict(rules), {side.name: {} for side in setup.sides})

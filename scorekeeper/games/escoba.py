@@ -200,6 +200,15 @@ WRONG_TEAMS = {4: Text("teams: with four players Escoba is played as two pairs, 
                        "not teams of %(sizes)s")}
 
 
+def team_draws(count: int) -> tuple[int, ...]:
+    """Four play as two pairs, six as three pairs or two teams of three; two or three alone.
+
+    >>> team_draws(4), team_draws(6), team_draws(3)
+    ((2,), (2, 3), ())
+    """
+    return {4: (2,), 6: (2, 3)}.get(count, ())
+
+
 def start(setup: Setup, rules: Mapping[str, Any]) -> State:
     players = len(setup.players)
     require_seating(players in PLAYERS, "players: Escoba is played by 2, 3, 4 or 6 players, not %(count)s", count=players)

@@ -28,7 +28,7 @@ from .history import BOARD_PAGE_ROWS, rows_page
 from .i18n import _, say
 from .links import base_url
 from .security import client_address
-from .writes import answer, board as board_version, change_of, field, fragment, idem, json_field, idem_key
+from .writes import answer, board as board_version, change_of, field, fragment, idem, json_field, idem_key, number_field
 
 bp = table_blueprint("table", __name__)
 bp.add_app_template_global(idem_key, "idem")
@@ -248,8 +248,11 @@ def settings():
 def teams():
     ctx: TableContext = g.ctx
     action = field("action")
-    chosen = "draw" if action == "draw" else json_field("teams") if action == "set" else None
-    service.set_teams(ctx.db, ctx.table, ctx.who, chosen, board=board_version())
+    chosen = json_field("teams") if action == "set" else None
+    draw = None
+    if action == "draw":  # teams of `size` by lot, pairs when none is named (junk: 0, refused)
+        draw = (number_field("size", 99) or 0) if field("size") else 2
+    service.set_teams(ctx.db, ctx.table, ctx.who, chosen, board=board_version(), draw=draw)
     return answer(SEATS_OPEN)
 
 
