@@ -1200,35 +1200,48 @@ def fold(game_row: dict, history: list[Recorded], last_event_id: int, cooperativ
 
 
 def ledger(db: sqlite_utils.Database, table_id: int) -> dict:
-    """Money per side over the table's finished games, and who pays whom once for all; worked
-    out once per change of the table (issue 25: a table of hundreds of games folded each on
-    every history page and finished board)."""
-    key = ("ledger", table_id, store.last_change(db, table_id))
+    """Money per side over the table's finished games and the imported games its host confirmed
+    were played there (a claim that still stands: `Claim.counts`), and who pays whom once for
+    all; worked out once per change of the table and of those games (issue 25: a table of
+    hundreds of games folded each on every history page and finished board)."""
+    # a confirmed game changed at its own table no longer counts: no change of this table says so
+    claimed = tuple(db.execute(
+        "SELECT c.game_id, c.last_event = (SELECT coalesce(max(e.id), 0) FROM events e WHERE e.game_id = c.game_id) "
+        "FROM claims c WHERE c.table_id = ? AND c.status = 'confirmed' ORDER BY c.id", [table_id]))
+    key = ("ledger", table_id, store.last_change(db, table_id), claimed)
     found = db.folds.derived.get(key)
     if found is None:
-        found = _ledger(db, table_id)
+        found = _ledger(db, table_id, [game_id for game_id, stands in claimed if stands])
         if not db.conn.in_transaction:
             db.folds.derived.put(key, found)
     return found
 
 
-def _ledger(db: sqlite_utils.Database, table_id: int) -> dict:
+def _ledger(db: sqlite_utils.Database, table_id: int, claimed: list[int]) -> dict:
     totals: dict[str, int] = {}
-    currency = None
+    currency, games, claims, apart = None, 0, 0, 0
     # a table of many games: the worker's other requests go on between their folds (every few
     # ms, not every game: a game's last entry reads the ledger of its table, whose games are
     # folded already, and each chance came back 15–50 ms later under an attack: issue 25)
     pace = Pace()
-    for row in games_of(db, table_id):
+    rows = games_of(db, table_id) + [db["games"].get(game_id) for game_id in claimed]
+    seat_of = _names_at(db, table_id, spell=str) if claimed else str
+    for row in rows:
         if not db.conn.in_transaction:
             pace()
         played = load(db, row)
         if not played.finished or "money" not in (played.result or {}):
             continue
+        own = row["table_id"] == table_id
+        if not own and currency not in (None, played.result.get("currency")):
+            apart += 1  # money in another currency is not added to this evening's
+            continue
         currency = played.result.get("currency", currency)
+        games, claims = games + 1, claims + (not own)
         for side, amount in played.result["money"].items():
+            side = side if own else seat_of(side)  # an imported log's "anna" is the seat's "Anna"
             totals[side] = totals.get(side, 0) + text_cents(amount)
-    return {"currency": currency, "cents": totals,
+    return {"currency": currency, "cents": totals, "games": games, "claims": claims, "apart": apart,
             "transfers": fewest_transfers(totals) if totals else []}
 
 
@@ -1440,9 +1453,11 @@ def _continues(own: dict, claimed: dict) -> bool:
     return all(claimed["records"][key][:len(records)] == records for key, records in own["records"].items())
 
 
-def _names_at(db: sqlite_utils.Database, table_id: int, players: Iterable[str] = ()) -> Callable[[str], str] | None:
-    """How a game naming this table spells each name: the skeleton of the seat it looks like
-    (each of `players` its own seat, none twice; None when one of them has no seat there)."""
+def _names_at(db: sqlite_utils.Database, table_id: int, players: Iterable[str] = (),
+              spell: Callable[[str], str] = skeleton) -> Callable[[str], str] | None:
+    """How a game naming this table spells each name: the skeleton (or as `spell` spells it)
+    of the seat it looks like (each of `players` its own seat, none twice; None when one of
+    them has no seat there)."""
     seated = [seat["name"] for seat in seats(db, table_id)]
 
     def seat_like(name: str, taken: Iterable[str] = ()) -> str | None:
@@ -1458,7 +1473,7 @@ def _names_at(db: sqlite_utils.Database, table_id: int, players: Iterable[str] =
         if seat is None:
             return None
         matched[player] = seat
-    return lambda name: skeleton(matched.get(name) or seat_like(name) or name)
+    return lambda name: spell(matched.get(name) or seat_like(name) or name)
 
 
 def _own_games(db: sqlite_utils.Database, table_id: int, name_of: Callable[[str], str]) -> Iterable[dict]:

@@ -438,7 +438,8 @@ def test_the_host_confirms_an_imported_game_and_its_money_counts(app, pub):
     assert host.post(f"/t/{token}/claims/{claim}", {"answer": "yes"}).status_code == 400
     confirmed = host.post(f"/t/{token}/claims/{claim}", {"answer": "confirm"}, fetch=False)
     assert confirmed.status_code == 303 and confirmed.headers["Location"].endswith(f"/t/{token}/history#claims")
-    assert "its money counts in the statistics" in host.get(f"/t/{token}/history").get_data(as_text=True)
+    assert "its money counts in the table's ledger and in the statistics" in \
+        html.unescape(host.get(f"/t/{token}/history").get_data(as_text=True))
     for phone_ in (anna, ben, host):  # everyone at the table, and the importer
         assert "+€1.50" in phone_.get("/players/Anna").get_data(as_text=True)
     assert host.post(f"/t/{token}/claims/{claim}", {"answer": "dismiss"}).status_code == 409
@@ -529,7 +530,7 @@ def test_a_table_of_many_games_shows_them_a_page_at_a_time(phone, app, monkeypat
     given = []
     for module in (gamelog, service):
         monkeypatch.setattr(module, "cooperate", lambda: given.append(1))
-    assert service._ledger(db, table_id) == service.ledger(db, table_id)  # worked out again
+    assert service._ledger(db, table_id, []) == service.ledger(db, table_id)  # worked out again
     assert given == []
 
 

@@ -432,3 +432,38 @@ def test_a_claim_the_table_then_plays_itself_cannot_be_confirmed(app, phone, fig
     assert refused.status_code == 409 and "was played at table" in refused.get_data(as_text=True)
     assert claim_at(app, token).status == "open"
     figures.add(SECTION, "answers_refused")
+
+
+def test_a_confirmed_game_counts_in_the_table_s_ledger(app, phone):
+    """The host's yes said its money counts, yet the table's evening's ledger left it out, so the
+    ledger and the statistics disagreed. A confirmed game counts in the ledger too, under the
+    names the table's seats spell ("anna" is Anna); one in another currency is left out, and the
+    ledger says so; a change at its own table takes it out at once."""
+    host, token, seated = a_real_table(phone, ("Anna", "Ben"))
+    importer = seated["Ben"]
+    spelt = {**SEED, "players": ["anna", "Ben"],
+             "events": [{**event, "player": event["player"].replace("Anna", "anna")} for event in SEED["events"]]}
+    dollars = {**SEED, "rules": {"stake": "0.20", "currency": "USD"}}
+    imported = []
+    for doc in (spelt, dollars):
+        made = importer.post("/import", {"text": json.dumps(doc), "played_at": code_of(app, token)}, fetch=False)
+        assert made.status_code == 303
+        imported.append(made.headers["Location"].split("/")[2])
+    assert "The evening's ledger" not in host.get(f"/t/{token}/history").get_data(as_text=True)
+    for claim in service.claims_at(db_of(app), service.by_join_token(db_of(app), token)["id"]):
+        assert host.post(f"/t/{token}/claims/{claim.row['id']}", {"answer": "confirm"}).status_code == 303
+    page = html.unescape(seated["Anna"].get(f"/t/{token}/history").get_data(as_text=True))
+    evening = page[page.index("The evening's ledger"):page.index('id="claims"')]
+    assert re.findall(r"<li><span>(\w+)</span> <b[^>]*>([^<]+)</b>", evening) == [("Anna", "+€1.50"), ("Ben", "-€1.50")]
+    assert "Ben → Anna <b>€1.50</b>" in evening
+    assert "It includes 1 imported game the host confirmed was played here." in evening
+    assert "1 confirmed game in another currency is left out." in evening
+    # the importer corrects the euro game at its own table: it no longer counts, here either
+    db = db_of(app)
+    played = service.load(db, service.current_game(db, service.by_join_token(db, imported[0])["id"]))
+    five = next(r.id for r, e in played.entries if e["player"] == "anna" and e["row"] == "5")
+    assert importer.write(f"/t/{imported[0]}/correct", {"target": str(five),
+                                                         "event": json.dumps({"value": 20})}).status_code == 200
+    ledger = service.ledger(db_of(app), service.by_join_token(db_of(app), token)["id"])
+    assert ledger["currency"] == "USD" and ledger["claims"] == 1 and ledger["apart"] == 0
+    assert "€" not in host.get(f"/t/{token}/history").get_data(as_text=True).split('id="claims"')[0]
