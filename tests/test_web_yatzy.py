@@ -254,6 +254,23 @@ def test_the_bonus_row_says_how_far_it_is(table):
     assert re.search(r'<td class="mine">113<small', html)  # 63 and 50 head Anna's column
 
 
+def test_the_bonus_row_counts_in_the_phone_s_grammar(table):
+    """One point short read "faltan 1" on a Spanish phone ("le faltan 1 para la bonificación"):
+    the count is a plural of its own in every language, "falta 1" but "faltan 2"."""
+    token, host, anna, ben, cleo = table
+    assert anna.post("/language", {"lang": "es", "next": "/"}, fetch=False).status_code == 303
+    assert ben.post("/language", {"lang": "de", "next": "/"}, fetch=False).status_code == 303
+    for seat, box, value in ((0, "6", 30), (1, "chance", 20), (2, "chance", 20), (0, "5", 25), (1, "yatzy", 0),
+                             (2, "yatzy", 0), (0, "4", 4), (1, "pair", 0), (2, "pair", 0), (0, "3", 3)):
+        assert score(host, token, f"{seat}:{box}", value=value).status_code == 200
+    html = card(anna, token)  # Anna 62, with Ones and Twos open
+    assert cell(html, "b0") == "62falta 1" and 'title="A Anna le falta 1 para la bonificación"' in html
+    assert 'title="A Ben le faltan 63 para la bonificación"' in html
+    html = card(ben, token)
+    assert cell(html, "b0") == "62noch 1" and 'title="Anna fehlt noch 1 für den Bonus"' in html
+    assert 'title="Ben fehlen noch 63 für den Bonus"' in html
+
+
 def test_this_phones_column_comes_first(table):
     token, host, anna, ben, cleo = table
     heads = lambda device: re.findall(r'<th class="side p\d[^"]*">(\w+)</th>', card(device, token))

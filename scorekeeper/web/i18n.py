@@ -137,6 +137,11 @@ def pgettext(context: str, message: str, /, **values: Any) -> str:
     return _format(_lookup(message, context), {k: localize(v) for k, v in values.items()})
 
 
+def npgettext(context: str, singular: str, plural: str, n: int, /, **values: Any) -> str:
+    values.setdefault("num", n)
+    return _format(_lookup_plural(singular, plural, n, context), {k: localize(v) for k, v in values.items()})
+
+
 def translate(message: Any) -> str:
     """A Text (or an error carrying one) in this request's language, values included; any
     other value as text. A translation whose holes do not fit shows the English instead."""

@@ -18,7 +18,7 @@ from ....games import yatzy
 from ....games.base import RuleError
 from ...context import table_blueprint
 from ...dice import read_dice
-from ...i18n import _, localize, number, pgettext
+from ...i18n import _, localize, ngettext, npgettext, number, pgettext
 from ...writes import answer, field, idem
 from ...writes import board as board_version
 from .. import Screen
@@ -232,8 +232,10 @@ class YatzyView:
         if needs is None:
             return Bonus("missed", pgettext("the upper bonus, in a narrow column", "missed"),
                          _("%(name)s can no longer reach the bonus", name=player))
-        return Bonus("open", pgettext("the upper bonus, in a narrow column", "%(points)s more", points=needs),
-                     _("%(name)s needs %(points)s more for the bonus", name=player, points=needs))
+        # a count: Spanish says "falta 1" but "faltan 2"
+        return Bonus("open", npgettext("the upper bonus, in a narrow column", "%(num)s more", "%(num)s more", needs),
+                     ngettext("%(name)s needs %(num)s more for the bonus", "%(name)s needs %(num)s more for the bonus",
+                              needs, name=player))
 
 
 def view(ctx, played=None) -> YatzyView | None:
