@@ -411,9 +411,32 @@ def test_a_german_phone_reads_points_and_odds_as_germans_write_numbers(phone):
     assert '<b class="kq-pts">1.500</b>' in board(anna, token)
 
 
+def test_the_end_of_the_race_counts_the_winner_s_turns_and_each_player_s_calls(phone):
+    """"First to 2,000 after 5 turns." counted every player's turns, where the winner took 3; and
+    the calls stood in a table whose columns ran past a narrow phone: each player is a line now,
+    the calls its chips."""
+    host = phone()
+    token = host.open_table("kaques", ("Anna", "Ben"), target=2000)
+    grand = [T([1, 1, 1, 5, 5, 5], [1, 1, 1, 5, 5, 5]), T([2, 3, 4, 6, 6, 2], [])]  # Oh, Lálá! then nothing
+    for event in ({"type": "turn", "player": "Anna", "throws": grand}, {"type": "turn", "player": "Ben", "points": 350},
+                  {"type": "turn", "player": "Anna", "points": 1250}, {"type": "turn", "player": "Ben", "points": 0},
+                  {"type": "turn", "player": "Anna", "points": 800}):
+        assert host.enter(token, event).status_code == 200
+    page = board(host, token)
+    settle = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page.split('id="settle"')[1].split("</section>")[0]))
+    assert "Anna wins!" in settle and "First to 2,000 after 3 turns." in settle
+    assert "<table" not in page.split('id="settle"')[1].split("</section>")[0]
+    assert re.search(r"1\. Anna 2,050 points 1× Kaque \(1 grand\) 1× Oh, Lálá! 3× Grandmère 👀 1 ", settle), settle
+    assert re.search(r"2\. Ben 350 points 1× Kaque 0× Oh, Lálá! 1× Grandmère 👀 0 ", settle), settle
+
+
 def test_rules_page(client):
     page = client.get("/rules/kaques").get_data(as_text=True)
     assert "Le Kaque!" in page and "Grandmère" in page and "Oh, Lálá!" in page
+    # it tells what the tray offers: the total typed (it said "step the turn total in 50s",
+    # a stepper the tray no longer has), or the pad throw by throw
+    text = re.sub(r"\s+", " ", page)
+    assert "types the turn's total, in steps of 50" in text and "step the turn total" not in text
 
 
 # --- a whole game from three phones ---------------------------------------------------------------------

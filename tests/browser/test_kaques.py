@@ -6,6 +6,8 @@ import os
 
 from playwright.sync_api import expect
 
+from .conftest import enter_for_all, open_table, seat
+
 SHOTS = os.environ.get("SCOREKEEPER_SHOTS")  # a folder: save screenshots of each step there
 
 
@@ -119,3 +121,52 @@ def test_a_turn_entered_throw_by_throw_from_a_phone(server, new_phone):
     expect(anna.locator("#message")).to_be_empty()
     no_sideways_scroll(anna)
     shot(anna, "board")
+
+
+SMALL = {"viewport": {"width": 320, "height": 568}}
+GERMAN = {"locale": "de-DE", "extra_http_headers": {"Accept-Language": "de-DE"}}
+
+
+def test_the_end_of_a_five_player_race_fits_a_narrow_phone(server, new_phone):
+    """Five players at 320 px: the end's table of calls ran 370 px wide, its Grandmère and 👀
+    columns past the screen's edge (the page scrolled sideways, at 360 px too); each player is a
+    line of its own now, the calls its chips, all in view."""
+    names = ("Maximiliane", "Bartholomäus", "Friederike", "Konstantin", "Jo")
+    host = new_phone(**SMALL, **GERMAN)
+    link = open_table(host, server, "kaques", names, target=1500)
+    grand = [{"dice": [1, 1, 1, 5, 5, 5], "keep": [1, 1, 1, 5, 5, 5]}, {"dice": [2, 3, 4, 6, 6, 2], "keep": []}]
+    events = [{"type": "turn", "player": name, "throws": grand} if name == "Maximiliane" else
+              {"type": "turn", "player": name, "points": 1500 if name == "Jo" and turn == 1 else 350}
+              for turn in range(2) for name in names]
+    enter_for_all(host, link.rsplit("/", 1)[1], events)
+    host.reload()
+    expect(host.locator("#board .settle")).to_contain_text("Jo gewinnt!")
+    assert host.evaluate("document.documentElement.scrollWidth") <= 320
+    lines = host.locator("#board .settle .kq-final li")
+    expect(lines).to_have_count(5)
+    for chip in host.locator("#board .settle .kq-final li span").all():
+        box = chip.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 320, (chip.inner_text(), box)
+    expect(lines.nth(4)).to_contain_text("Maximiliane")  # last, two Grand Kaques past Grandmère
+    for chip in ("2× Kaque (davon 2 Grand)", "2× Oh, Lálá!", "2× Grandmère", "👀 2"):
+        expect(lines.nth(4)).to_contain_text(chip)
+
+
+def test_a_throw_s_choices_stand_in_view_on_a_small_phone(server, new_phone):
+    """320×568: with the pad open under the turn's total, throw again and fertisch! lay below the
+    tray's fold, a scroll inside the tray at every throw; on a short screen the total folds away
+    while the pad is open (its own fertisch! ends the turn) and the six dice take one row."""
+    link = open_table(new_phone(), server, "kaques", ("Anna", "Ben"))
+    anna = seat(new_phone, link, ("Anna",), ready=".kq-now", **SMALL, **GERMAN)["Anna"]
+    anna.locator(".kq-by-throw summary").tap()
+    tap_faces(anna, [1, 5, 2, 2, 2, 6])
+    expect(anna.locator("[data-kq-worth]")).to_contain_text("Rausgelegt +350")
+    dice = [die.bounding_box() for die in anna.locator("#tray .kq-thrown-die").all()]
+    assert len({round(box["y"]) for box in dice}) == 1, dice  # one row
+    for button in ("[data-kq-again]", "[data-kq-stop]"):
+        box = anna.locator(button).bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 568, (button, box)
+    assert anna.evaluate("document.querySelector('#tray').scrollTop") == 0
+    expect(anna.locator("[data-kq-total]")).to_be_hidden()
+    anna.locator(".kq-by-throw summary").tap()  # folded again, the pad gives the total back
+    expect(anna.locator("[data-kq-total]")).to_be_visible()

@@ -67,7 +67,8 @@ TRAY_QUERIES = ["open=1", "dice=1,5", "dice=1,5,2,3,4,6", "dice=1,5,2,3,4,6&keep
                 "dice=5,5,5,5,5,5", "points=350"]
 READ_QUERIES: dict[str, str] = {}
 SAME_WORDS = {"Kaque", "Kaques", "Grand Kaque!", "Le Kaque!", "Oh, Lálá!", "fertisch!", "fertisch! · %(total)s",
-              "Grandmère", "%(count)s× Kaque", "× Kaque", "minus %(points)s", "plus %(points)s"}
+              "Grandmère", "%(count)s× Kaque", "%(count)s× Oh, Lálá!", "%(count)s× Grandmère",
+              "× Kaque", "minus %(points)s", "plus %(points)s"}
 
 
 # --- the fuzzing (tests/reliability/test_fuzz.py) -------------------------------------------------------
