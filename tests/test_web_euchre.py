@@ -142,10 +142,11 @@ def test_the_other_forms_on_the_board(phone, app):
     for _ in range(3):  # a march a hand for Anna and Cleo: 2, 4, 6 — one past the target
         hand(host, railroad, maker="Anna", tricks=5)
     finished = host.get(f"/t/{railroad}").get_data(as_text=True)
-    assert "carry into the rematch" in finished and "Slam!" in finished  # the others never scored
+    # one point past the target, said as one ("1 points beyond 5 carry into the rematch")
+    assert "1 point beyond 5 carries into the rematch." in finished and "Slam!" in finished  # the others never scored
     assert host.write(f"/t/{railroad}/rematch").status_code == 200
     again = host.get(f"/t/{railroad}").get_data(as_text=True)
-    assert "1 carried in from the last game" in again
+    assert "1 point carried in from the last game" in again
 
 
 def test_partners_side_by_side_are_refused(phone):
@@ -378,6 +379,25 @@ def test_a_correction_that_ends_the_game_early_names_the_row_that_no_longer_fits
 
 
 # --- the end -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("form, players, hands", [
+    ("two-handed", ("Anna", "Ben"), [("Ben", 5)] * 5),
+    ("three-handed", ("Anna", "Ben", "Cleo"), [("Anna", 3)] + [("Ben", 5)] * 4)])
+def test_one_player_wins_the_forms_without_partners(phone, form, players, hands):
+    """Two- and three-handed, each plays for themselves: the end said "Winners" above one name,
+    "Rematch: the same partners", and counted lone hands, which these forms refuse (a row of 0)."""
+    host = phone()
+    token = host.open_table("euchre", players, form=form)
+    for maker, tricks in hands:
+        assert hand(host, token, maker=maker, tricks=tricks).status_code == 200
+    page = board(host, token)
+    assert 'class="winner">Ben</h2>' in page
+    assert re.search(r'class="winner-label">Winner</p>', page)
+    assert re.search(r"Rematch: (Anna|Ben|Cleo) deals first\.", page)
+    assert "partners" not in page
+    rows = re.findall(r"<tr><th>([a-z ]+)</th>", page)
+    assert rows == ["hands made", "marches", "euchres"]
 
 
 def test_first_to_ten_wins_and_the_rematch_keeps_partners_and_moves_the_deal(table, app):

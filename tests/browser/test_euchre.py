@@ -187,6 +187,11 @@ def test_three_phones_play_a_three_handed_game_to_ten(server, new_phone):
         page.wait_for_selector("#board .settle")
         assert "Ben" in page.inner_text("#board .settle .winner")
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    # each player has a colour of their own: Cleo's, the third, had none — her two points lit
+    # no pip, and nothing marked her score as hers
+    colours = anna.locator("#board .race-team").evaluate_all("teams => teams.map(t => [getComputedStyle(t).borderTopColor,"
+                                                            " [...t.querySelectorAll('.pips i.on')].map(i => getComputedStyle(i).backgroundColor)])")
+    assert len({top for top, _ in colours}) == 3 and colours[2][1] == [colours[2][0]] * 2, colours
 
 
 def test_a_railroad_game_rematches_with_its_laps(server, new_phone):
@@ -206,11 +211,11 @@ def test_a_railroad_game_rematches_with_its_laps(server, new_phone):
     enter(host, "Anna", 5)
     for page in (host, ben):
         page.wait_for_selector("#board .settle")
-        assert "carry into the rematch" in page.inner_text("#board .settle")
+        assert "1 point beyond 5 carries into the rematch." in page.inner_text("#board .settle")
     ben.click("#board button:has-text('Rematch')")
     for page in (host, ben):
         page.wait_for_selector("#board .race-carried")
-        assert "1 carried in from the last game" in page.inner_text("#board .race")
+        assert "1 point carried in from the last game" in page.inner_text("#board .race")
     assert score(ben) == [1, 0]
 
 
