@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from scorekeeper.gamelog import fold, read_header
 
-from .conftest import PHONE, open_table, seat, sit
+from .conftest import PHONE, enter_for_all, open_table, seat, sit
 
 NAMES = ("Anna", "Ben", "Cleo")
 # each player's fifteen turns: the box, and the dice thrown for it (every one scores there)
@@ -202,3 +202,29 @@ def test_long_names_atop_the_card_stand_apart(server, new_phone):
     assert len(gaps) == 8
     for name, right, left in gaps:
         assert right >= 3 and left >= 3, (name, right, left)
+
+
+def test_the_round_reads_whole_beside_the_hosts_undo(server, new_phone):
+    """The host's phone has an Undo on every turn (the last entry is always the host's to take
+    back): beside "Zurücknehmen" the turn line read "Du bist dran! ·…", the round cut off. The
+    round takes a line of its own in the turn line now, and every open box stays in view."""
+    host = new_phone(locale="de-DE", extra_http_headers={"Accept-Language": "de-DE"})
+    link = open_table(host, server, "yatzy", NAMES)
+    sit(host, "Anna")
+    enter_for_all(host, link.rsplit("/", 1)[1], [{"type": "score", "player": name, "box": "chance", "value": 20}
+                                                 for name in NAMES])
+    host.reload()
+    expect(host.locator("#tray .tray-undo")).to_be_visible()
+    for face in (5, 5, 5, 2, 2):
+        host.tap(f"#tray .faces [data-face='{face}']")
+    expect(host.locator("#tray .tray-options .options [data-cell]")).to_have_count(14)
+    turn = host.locator("#tray .turn")
+    expect(turn).to_contain_text("Runde 2 von 15")
+    assert turn.evaluate("e => e.scrollWidth <= e.clientWidth"), turn.evaluate("e => [e.scrollWidth, e.clientWidth]")
+    round_ = turn.locator(".muted").bounding_box()
+    box = turn.bounding_box()
+    assert round_["x"] + round_["width"] <= box["x"] + box["width"], (round_, box)
+    for option in host.locator("#tray .tray-options [data-cell]").all():
+        where = option.bounding_box()
+        assert where["y"] >= 0 and where["y"] + where["height"] <= PHONE["viewport"]["height"], where
+    assert host.evaluate("document.querySelector('#tray').scrollTop") == 0
