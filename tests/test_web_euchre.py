@@ -462,6 +462,21 @@ def test_a_two_handed_table_has_no_teams_and_ignores_the_railroad_settings(phone
     assert host.get(f"/t/{token}").status_code == 200
 
 
+def test_a_railroad_table_opened_as_the_form_stands_plays_with_its_own_deck(phone, app):
+    """The host picks Railroad and taps "Open the table": the deck's 24 cards, checked in
+    advance for the partnership, went in with it (the form's own line says 33 cards)."""
+    host = phone()
+    page = host.get("/new/euchre").get_data(as_text=True)
+    checked = dict(re.findall(r'<input type="radio" name="rule_(\w+)" value="([^"]*)" checked>', page))
+    assert checked["deck"] == "" and "As the form has it: 24 cards, 33 in Railroad" in page
+    response = host.post("/new/euchre", {"player": list(PLAYERS), **{f"rule_{key}": value for key, value in checked.items()},
+                                         "rule_form": "railroad"}, fetch=False)
+    played = played_of(app, response.headers["Location"].rsplit("/", 1)[-1])
+    assert played.game.rules["deck"] == "33" and "deck" not in played.header["rules"]
+    response = host.post("/new/euchre", {"player": list(PLAYERS), "rule_form": "partnership", "rule_deck": "32"}, fetch=False)
+    assert played_of(app, response.headers["Location"].rsplit("/", 1)[-1]).game.rules["deck"] == "32"
+
+
 def test_a_railroad_table_keeps_its_settings(phone, app):
     host = phone()
     token = host.open_table("euchre", PLAYERS, form="railroad", laps="false", slam="true")

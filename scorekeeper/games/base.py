@@ -247,6 +247,9 @@ class Setting:
     only: tuple[Any, ...] = ()
     defaults: Mapping[Any, Any] | None = None
     offered: bool = True  # shown on the "open a table" form (False: only logs and rematches set it)
+    # what the form's first choice says, a choice that leaves the key out so that `defaults`
+    # decide (a Text): a choice checked in advance went in with whatever the other setting became
+    usual: str = ""
 
     def applies(self, rules: Mapping[str, Any]) -> bool:
         """Whether the setting exists under `rules` (the settings it depends on, parsed)."""
