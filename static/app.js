@@ -255,14 +255,21 @@
   document.addEventListener("DOMContentLoaded", flashes);
 
   // --- a <details> the phone opened by a tap stays open when the board is drawn again (the
-  // host's seat list snapped shut under the thumb as another phone sat down); the server's own
-  // opening and folding of it (the first entry folds it) stand otherwise ---------------------------
+  // host's seat list snapped shut under the thumb as another phone sat down; Escoba's false
+  // captures folded as the round form was checked again); the server's own opening and folding
+  // of it (the first entry folds it) stand otherwise, and one gone from the page is forgotten
+  // (the next round's form starts folded) -----------------------------------------------------------
   const opened = new Set();
   document.addEventListener("click", (e) => {
     const list = e.target.closest("details[data-keep-open] > summary")?.parentElement;
     if (list) list.open ? opened.delete(list.id) : opened.add(list.id);  // before it toggles
   });
-  document.addEventListener("htmx:after:swap", () => { for (const id of opened) document.getElementById(id)?.setAttribute("open", ""); });
+  document.addEventListener("htmx:after:swap", () => {
+    for (const id of opened) {
+      const list = document.getElementById(id);
+      if (list) list.setAttribute("open", ""); else opened.delete(id);
+    }
+  });
 
   // --- a <details> whose open state is a field of its form (its input[data-open]) -------------------------
   document.addEventListener("toggle", (e) => {

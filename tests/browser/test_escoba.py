@@ -139,3 +139,29 @@ def test_a_forty_letter_name_fits_the_count_of_the_piles(server, new_phone):
     edges = ben.locator("#tray legend, #tray .chip").evaluate_all("found => found.map(e => e.getBoundingClientRect().right)")
     assert edges and max(edges) <= 360
     no_sideways_scroll(ben)
+
+
+def test_the_false_captures_stay_open_once_tapped_open(server, new_phone):
+    """A count typed, then a tap on "False captures · leftover check": the tap took the focus
+    from the count, which sent it, and the form that came back folded the section under the
+    thumb — it opened only at a second tap, and shut again at the next number changed."""
+    link = open_table(new_phone(), server)
+    ben = new_phone()
+    take_seat(ben, link, "Ben")
+    ben.click("#tray [data-open-round]")
+    ben.locator("#tray input[name=c0]").fill("22")
+    ben.click("#tray details.mistakes summary")
+    ben.wait_for_selector("#tray [data-last]:has-text('18 cards')")  # the count's answer is in
+    mistakes = ben.locator("#tray details.mistakes")
+    assert mistakes.get_attribute("open") is not None
+    ben.locator("label.chip:has-text('Anna')").click()  # the seven of coins: checked again
+    ben.wait_for_selector("#tray .round-points")
+    assert mistakes.get_attribute("open") is not None
+    ben.locator("#tray input[name=leftover]").fill("25")  # in view, to be typed in
+    ben.wait_for_selector("#tray .round-points")
+    # closed and opened again, the next round's form starts folded
+    ben.click("#tray [data-close-round]")
+    ben.wait_for_selector("#tray .escoba-form", state="detached")
+    ben.click("#tray [data-open-round]")
+    ben.wait_for_selector("#tray .escoba-form")
+    assert ben.locator("#tray details.mistakes").get_attribute("open") is None
