@@ -165,3 +165,23 @@ def test_the_false_captures_stay_open_once_tapped_open(server, new_phone):
     ben.click("#tray [data-open-round]")
     ben.wait_for_selector("#tray .escoba-form")
     assert ben.locator("#tray details.mistakes").get_attribute("open") is None
+
+
+def test_every_side_s_name_reads_whole_on_a_small_phone(server, new_phone):
+    """The standings cut a side's name to fit beside its total and its escobas: "Agnie…" and
+    "Bartło…" on a 320 px phone, and at 360 px every team of three drawn at six players
+    ("Dorothea …", "Cleo & Be…"). A name takes the room over the total, and a second line."""
+    host = new_phone(viewport={"width": 320, "height": 568})
+    take_seat(host, open_table(host, server, ("Agnieszka", "Bartłomiej")), "Agnieszka")
+    six = new_phone()
+    link = open_table(six, server, ("Annemarie", "Benedikt", "Cleo", "Dorothea", "Emil", "Friedrich"))
+    six.click("#seats button:has-text('Draw teams of 3 by lot')")
+    take_seat(six, link, "Cleo")
+    for page in (host, six):
+        names = page.locator("#board .escoba-side .side-name")
+        assert names.count() == 2
+        cut = names.evaluate_all("names => names.filter(n => n.scrollWidth > n.clientWidth || n.getBoundingClientRect().right > innerWidth)"
+                                 ".map(n => n.textContent)")
+        assert cut == []
+        assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+    assert six.locator("#board .escoba-side .side-name").first.inner_text().count("&") == 2
