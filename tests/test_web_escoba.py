@@ -266,7 +266,7 @@ def test_false_captures_and_the_leftover_check(duel, app):
     status, page = preview(anna, token, leftover=17, f1=1, **good)  # the check is skipped
     assert problems(page) == []
     assert "false capture −6" in page  # 4 + the round's 2 escobas
-    assert re.search(r'<details class="mistakes" open>', page)  # what was typed there stays in sight
+    assert re.search(r'<details class="mistakes"[^>]* open>', page)  # what was typed there stays in sight
     assert anna.press(token, confirm(page), form=page).status_code == 200
     event = played(app, token).entries[-1][1]
     assert event["false_captures"] == {"Ben": 1} and event["leftover"] == 17
@@ -617,3 +617,32 @@ def test_a_pair_shut_out_reads_right_in_german_and_spanish(phone, lang, said, no
                            content_type="multipart/form-data")
     page = html.unescape(reader.get(response.headers["Location"]).get_data(as_text=True))
     assert said in page and not_said not in page
+
+
+@pytest.mark.parametrize("lang, said, not_said", [
+    ("de", "Left haben nach 2 Runden 5 von 5 erreicht.", "Left hat"),
+    ("es", "Left llegaron a 5 de 5 tras 2 rondas.", "Left llegó"),
+])
+def test_a_team_reaches_the_target_in_its_own_grammar(phone, lang, said, not_said):
+    """A team of three won: "Left hat nach 2 Runden 5 von 5 erreicht", "Left llegó a 5" gave
+    the team one player's verb (the shut-out's words were mended so before)."""
+    reader = phone()
+    reader.post("/language", {"lang": lang, "next": "/"}, fetch=False)
+    path = Path(__file__).parent / "logs" / "escoba" / "six-two-teams.json"
+    response = reader.post("/import", {"log": (io.BytesIO(path.read_bytes()), path.name)}, fetch=False,
+                           content_type="multipart/form-data")
+    page = html.unescape(reader.get(response.headers["Location"]).get_data(as_text=True))
+    assert said in page and not_said not in page
+
+
+def test_the_end_s_totals_have_a_minus_sign(phone):
+    """Below zero after a false capture, the end's list printed "-4" with a hyphen, where every
+    other Escoba screen has "−4"."""
+    token = phone().open_table("escoba", ("Anna", "Ben"), target=1)
+    anna = phone()
+    anna.join(token, "Anna")
+    status, page = preview(anna, token, c0=24, o0=7, s0=3, seven=0, f1=1)
+    assert anna.press(token, confirm(page), form=page).status_code == 200
+    board = html.unescape(anna.get(f"/t/{token}/board").get_data(as_text=True))
+    ledger = re.search(r'<ul class="ledger">(.*?)</ul>', board, re.S).group(1)
+    assert re.findall(r"<b>(.*?)</b>", ledger) == ["4", "−4"]
