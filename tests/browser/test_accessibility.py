@@ -1,0 +1,195 @@
+"""Phones not like ours, at the table: large text, a screen reader, a small old screen, the light
+theme in a bright beer garden.
+
+Large text is a zoomed page. Firefox on Android turns the system's font size into a zoom of
+the whole page, and Chrome on Android and Safari zoom pages the same way; a page that asks for
+`width=device-width` and `text-size-adjust: 100%` (this one) gets no text inflation otherwise. A
+page zoomed to 150 % on a 360×740 phone is laid out as 240×493 CSS pixels, each half as big
+again: Chromium's own emulation of it is a viewport that much smaller at that much higher a
+device scale factor (`zoomed`).
+
+A screen reader: what a live region says (#said, role=status), the name of each control, and
+where the focus stands after a swap. Contrast: WCAG AA, 4.5:1 for text, 3:1 for large text,
+measured on the page as drawn (`LOW_CONTRAST`)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import PHONE, open_table, sit
+
+
+def zoomed(zoom: float, width: int = 360, height: int = 740) -> dict:
+    """A phone's browser context whose pages are zoomed by `zoom` (large system text)."""
+    return {"viewport": {"width": round(width / zoom), "height": round(height / zoom)},
+            "device_scale_factor": 2 * zoom}
+
+
+def seated(new_phone, server, game: str, players, name: str = "Anna", host_rules=None, **context):
+    """A table of `game` opened on a host's phone, and a phone (`context`) seated as `name`."""
+    link = open_table(new_phone(), server, game, players, **(host_rules or {}))
+    page = new_phone(**context)
+    page.goto(link)
+    sit(page, name)
+    return page
+
+
+def tap_dice(page, faces) -> None:
+    for face in faces:
+        page.click(f"#tray .faces [data-face='{face}']")
+
+
+def inside_the_screen(page, selector: str) -> list:
+    """The elements of `selector` that stand past the screen's left or right edge."""
+    return page.evaluate("""(selector) => [...document.querySelectorAll(selector)]
+        .map((el) => el.getBoundingClientRect())
+        .filter((box) => box.left < -0.5 || box.right > document.documentElement.clientWidth + 0.5)
+        .map((box) => [Math.round(box.left), Math.round(box.right)])""", selector)
+
+
+# the text on the page whose contrast with what is drawn behind it is under WCAG AA; a disabled
+# control is exempt (WCAG 1.4.3), and so is a die's or a card's picture
+LOW_CONTRAST = """(root) => {
+  const parse = (c) => { const m = c.match(/rgba?\\(([^)]+)\\)/); if (!m) return null;
+    const p = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+  const over = (top, bottom) => [0, 1, 2].map((i) => top[i] * top[3] + bottom[i] * (1 - top[3])).concat(1);
+  const lum = (c) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
+  const ratio = (a, b) => { const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x); return (hi + 0.05) / (lo + 0.05); };
+  const behind = (el) => { const layers = [];
+    for (let e = el; e; e = e.parentElement) { const bg = parse(getComputedStyle(e).backgroundColor);
+      if (bg && bg[3] > 0) { layers.push(bg); if (bg[3] >= 1) break; } }
+    return layers.reverse().reduce((c, layer) => over(layer, c), [255, 255, 255, 1]); };
+  const opacity = (el) => { let o = 1; for (let e = el; e; e = e.parentElement) { const s = getComputedStyle(e);
+    if (s.display !== "contents") o *= Number(s.opacity); } return o; };
+  const low = [], seen = new Set();
+  const walker = document.createTreeWalker(document.querySelector(root), NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!n.textContent.trim() || seen.has(el)) continue;
+    seen.add(el);
+    const style = getComputedStyle(el);
+    if (!el.getClientRects().length || style.visibility === "hidden" || el.closest("[hidden], :disabled, .said")) continue;
+    const bg = behind(el), fg = parse(style.color);
+    const shown = over([fg[0], fg[1], fg[2], fg[3] * opacity(el)], bg);
+    const size = parseFloat(style.fontSize), bold = Number(style.fontWeight) >= 700;
+    const need = size >= 24 || (bold && size >= 18.66) ? 3 : 4.5, got = ratio(shown, bg);
+    if (got < need) low.push(`${n.textContent.trim().slice(0, 30)} (${el.tagName.toLowerCase()}.${el.className}): ${got.toFixed(2)} < ${need}`);
+  }
+  return low; }"""
+
+
+# --- large text ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("zoom", [1.5, 2.0])
+def test_a_zoomed_page_keeps_every_face_and_thrown_die_on_the_screen(server, new_phone, zoom):
+    """At 200 % the sixth face stood past the screen's edge (no 6 could be entered), and from
+    150 % the fifth thrown die (no taking it back); at 150 % Escalero's turn still needs no
+    scroll inside the tray: the options of the throw are in view under the dice."""
+    anna = seated(new_phone, server, "escalero", ("Anna", "Ben"), **zoomed(zoom))
+    anna.wait_for_selector("#tray .faces")
+    assert inside_the_screen(anna, "#tray .faces .die") == []
+    tap_dice(anna, "44422")
+    anna.wait_for_selector("#tray .tray-options button.option")
+    assert inside_the_screen(anna, "#tray .faces .die, #tray .thrown .die") == []
+    assert anna.evaluate("document.documentElement.scrollWidth") <= anna.viewport_size["width"]
+    if zoom == 1.5:
+        tray = anna.locator("#tray").bounding_box()
+        option = anna.locator("#tray button.option").first.bounding_box()
+        assert anna.evaluate("(t => t.scrollHeight <= t.clientHeight)(document.querySelector('#tray'))")
+        assert option["y"] + option["height"] <= tray["y"] + tray["height"]
+
+
+@pytest.mark.parametrize("context", [zoomed(1.5), zoomed(2.0), zoomed(1.5, 320, 568), {"viewport": {"width": 320, "height": 568}}],
+                         ids=["150%", "200%", "320x568 at 150%", "320x568"])
+def test_the_header_shows_the_table_code_whole(server, new_phone, context):
+    """The code is how a friend joins: at large text it was cut to "HLK…", at 200 % to nothing,
+    and on a 320 px phone "HMQB24 · Anna" lost its name's end. The code is whole now, the
+    player's name beside or under it, and every tap of the header on the screen."""
+    anna = seated(new_phone, server, "escoba", ("Anna", "Ben"), **context)
+    anna.wait_for_selector("#where .code")
+    # the code's own box, inside the box that cuts what does not fit (its overflow is hidden)
+    assert anna.evaluate("""() => { const code = document.querySelector('#where .code');
+        const c = code.getBoundingClientRect(), w = code.closest('.where').getBoundingClientRect();
+        return code.getClientRects().length === 1 && c.left >= w.left - 0.5 && c.right <= w.right + 0.5 && c.bottom <= w.bottom + 0.5; }""")
+    assert "Anna" in anna.inner_text("#where")
+    assert inside_the_screen(anna, ".top .theme, .top .net") == []
+
+
+def test_escoba_s_names_and_labels_read_whole_on_a_zoomed_page(server, new_phone):
+    """At 200 % the escobas' counter beside a side's name pushed the standings past the screen's
+    edge (the page scrolled sideways, the names squeezed into a third of it), and at 150 % the
+    round form's steppers took the row and "Cards" broke letter by letter ("C ar ds")."""
+    anna = seated(new_phone, server, "escoba", ("Anna", "Bartłomiej"), **zoomed(2.0))
+    anna.wait_for_selector("[data-open-round]")
+    assert anna.evaluate("document.documentElement.scrollWidth") <= anna.viewport_size["width"]
+    names = anna.evaluate("[...document.querySelectorAll('.escoba-side .side-name')].map(n => n.clientWidth)")
+    assert names and min(names) >= 100, names
+    anna = seated(new_phone, server, "escoba", ("Anna", "Ben"), **zoomed(1.5))
+    anna.wait_for_selector("[data-open-round]")
+    anna.click("[data-open-round]")
+    anna.wait_for_selector("#tray .escoba-form")
+    broken = anna.evaluate("""() => [...document.querySelectorAll('#tray .stepper-row > label')]
+        .filter((label) => { const range = document.createRange(); range.selectNodeContents(label.firstChild);
+                             return range.getClientRects().length > 1; })
+        .map((label) => label.textContent.trim())""")
+    assert broken == []
+
+
+# --- contrast -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_the_text_of_a_turn_reads_in_both_themes(server, new_phone, theme):
+    """WCAG AA on the board and the tray of a turn, in the dark theme and the light one (the
+    header's theme button): the light theme's accent carried white words at 3.8:1 (lit cells,
+    every primary button, "Confirm"), its turn line's small print 2.8:1; the dark theme's red
+    carried white at 2.8:1 (a cross-out's confirm, a refusal); a Yatzy scratch was faded under
+    4.5:1 in both, and Euchre's tapped tricks kept their grey words on the lit accent (1.5:1)."""
+    def themed(page):
+        page.wait_for_selector("#tray")
+        if page.evaluate("document.documentElement.dataset.theme") != theme:
+            page.click("[data-theme-toggle]")
+        return page
+
+    low = {}
+    anna = themed(seated(new_phone, server, "escalero", ("Anna", "Ben")))
+    tap_dice(anna, "44422")
+    anna.wait_for_selector("#board button.cell[data-lit]")
+    anna.click("#tray details.option summary")  # a cross-out opened: its confirm in the danger colour
+    low["escalero"] = anna.evaluate(LOW_CONTRAST, "main")
+    cleo = themed(seated(new_phone, server, "yatzy", ("Cleo", "Dan"), name="Cleo", host_rules={"form": "scandinavian"}))
+    tap_dice(cleo, "66655")
+    cleo.wait_for_selector("#tray details.option")
+    low["yatzy"] = cleo.evaluate(LOW_CONTRAST, "main")
+    eve = themed(seated(new_phone, server, "euchre", ("Eve", "Finn", "Gus", "Hal"), name="Eve"))
+    eve.click("#board .maker[data-maker='Eve']")
+    eve.click("#board [data-tricks='5']")
+    eve.wait_for_selector("#board [data-confirm]:not(:disabled)")
+    low["euchre"] = eve.evaluate(LOW_CONTRAST, "main")
+    assert low == {"escalero": [], "yatzy": [], "euchre": []}
+
+
+# --- tap targets --------------------------------------------------------------------------------
+
+
+def test_every_tap_of_a_turn_is_a_thumb_wide(server, new_phone):
+    """44×44 CSS pixels at least, for every control of a turn on a 360 px phone: Yatzy's boxes
+    were 40 high."""
+    small = {}
+    for game, players, rules, dice in (("escalero", ("Anna", "Ben"), {}, "44422"),
+                                       ("yatzy", ("Anna", "Ben"), {"form": "scandinavian"}, "66655")):
+        anna = seated(new_phone, server, game, players, host_rules=rules)
+        anna.wait_for_selector("#tray .faces")
+        tap_dice(anna, dice)
+        anna.wait_for_selector("#board button.cell[data-lit]")
+        small[game] = anna.evaluate("""() => [...document.querySelectorAll(
+                'main :is(button, a, summary, select, input:not([type=hidden]), label.button)')]
+            .filter((el) => el.getClientRects().length && !el.closest('.toggle, [hidden]'))
+            .map((el) => [el, el.getBoundingClientRect()])
+            .filter(([el, box]) => box.width < 43.5 || box.height < 43.5)
+            .map(([el, box]) => `${el.tagName.toLowerCase()}.${el.className} ${box.width.toFixed(1)}×${box.height.toFixed(1)}`)""")
+    assert small == {"escalero": [], "yatzy": []}
+    assert PHONE["viewport"]["width"] == 360
