@@ -248,6 +248,35 @@ def test_the_big_screen_s_qr_code_follows_a_new_join_link(phone):
     assert screen.get(f"/t/{new.group(1)}/qr.svg").status_code == 200  # the new code opens the table
 
 
+def test_the_big_screen_shows_the_code_to_type_and_folds_it_while_every_seat_is_taken(phone):
+    """A phone that does not scan types the table's code (the start page asks for it), and the
+    big screen showed only the QR code. A Euchre table of four with every seat taken lets
+    nobody in: the corner still said "Scan to join and enter results", and a scan led to
+    "Every seat is taken"; it folds away until the host frees a seat."""
+    host = phone()
+    token = host.open_table("euchre", ("Anna", "Ben", "Cleo", "Dora"))
+    page = host.get(f"/t/{token}").get_data(as_text=True)
+    code = re.search(r'class="code-big">Code <b>(\w+)</b>', page).group(1)
+    big_screen = re.search(r'href="(/b/[\w-]+/tv)"', page).group(1)
+    screen = phone()
+
+    def corner():
+        return screen.get(f"{big_screen}/join", headers={"HX-Request": "true"}).get_data(as_text=True)
+
+    assert f'<p class="tv-code">Code <b>{code}</b></p>' in screen.get(big_screen).get_data(as_text=True)
+    phones = {name: phone() for name in ("Anna", "Ben", "Cleo", "Dora")}
+    for name, device in list(phones.items())[:3]:
+        device.join(token, name)
+    assert "Scan to join" in corner() and code in corner()  # Dora's seat is free
+    phones["Dora"].join(token, "Dora")
+    folded = corner()
+    assert re.search(r'<aside id="tv-join"[^>]* hidden>', folded) and "qr.svg" not in folded and code not in folded
+    assert "Scan to join" not in screen.get(big_screen).get_data(as_text=True)
+    seat = re.search(r'hx-post="(/t/[\w-]+/seats/\d+/free)"', host.get(f"/t/{token}").get_data(as_text=True))
+    assert host.write(seat.group(1)).status_code == 200
+    assert "Scan to join" in corner() and code in corner()
+
+
 def test_installable(client):
     page = client.get("/").get_data(as_text=True)
     manifest_url = re.search(r'<link rel="manifest" href="([^"]+)"', page).group(1)

@@ -70,6 +70,11 @@ def test_big_screen_follows_the_table_live(server, browser, new_phone, tmp_path)
     qr.screenshot(path=str(tmp_path / "qr.png"))
     found = zxingcpp.read_barcodes(Image.open(tmp_path / "qr.png"))
     assert found and found[0].text == join_link
+    # and under it the code to type, for a phone that does not scan, read from across the table
+    code = tv.locator(".tv-code b")
+    assert code.inner_text() == anna.inner_text(".code-big b") and code.bounding_box()["height"] >= 40
+    assert code.evaluate("b => b.getClientRects().length === 1 && b.scrollWidth <= b.parentElement.clientWidth")  # one line
+    assert code.bounding_box()["y"] + code.bounding_box()["height"] <= 720
     shot(tv, "start")
 
     # a hand entered on Anna's phone shows on the big screen by itself
