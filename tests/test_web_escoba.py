@@ -646,3 +646,20 @@ def test_the_end_s_totals_have_a_minus_sign(phone):
     board = html.unescape(anna.get(f"/t/{token}/board").get_data(as_text=True))
     ledger = re.search(r'<ul class="ledger">(.*?)</ul>', board, re.S).group(1)
     assert re.findall(r"<b>(.*?)</b>", ledger) == ["4", "−4"]
+
+
+def test_a_tie_on_top_at_the_target_says_the_game_goes_on(phone):
+    """Anna and Ben reach 3 of 3 in the same round, level: the form showed each one's points and
+    nothing more, and the board "reached 3" twice under "Round 2" — why nobody won, nobody said."""
+    token = phone().open_table("escoba", ("Anna", "Ben", "Cleo"), target=3)
+    anna = phone()
+    anna.join(token, "Anna")
+    # Anna: most cards, the seven of coins, an escoba; Ben: most coins, most sevens, an escoba
+    status, page = preview(anna, token, c0=16, o0=3, s0=1, e0=1, c1=12, o1=4, s1=2, e1=1, seven=0)
+    assert problems(page) == []
+    assert "Tied on top at 3: nobody wins yet, another round is played." in html.unescape(page)
+    assert anna.press(token, confirm(page), form=page).status_code == 200
+    board = html.unescape(anna.get(f"/t/{token}/board").get_data(as_text=True))
+    assert "Round 2" in board and "tied on top: play goes on" in board
+    status, page = preview(anna, token, c0=20, o0=5, s0=2, c1=20, o1=5, s1=2, seven=1)  # Ben's seven of coins
+    assert "Tied on top" not in page and "Ben wins the game!" in page
