@@ -22,7 +22,9 @@
   // --- the network badge, in the phone's language (base.html's #net has the phrases) ----------
   function net(state) {
     const el = $("#net");
-    if (!el) return;
+    // the same state again says nothing: #net is a live region, and its words set anew after
+    // every request had a screen reader say "Live" at each die tapped
+    if (!el || (el.dataset.state === state && el.textContent)) return;
     el.dataset.state = state;
     el.textContent = el.dataset[state] || "";
   }
@@ -50,7 +52,8 @@
     if (Number.isNaN(change)) return;
     const base = /\bdata-base="(\d+)"/.exec(stamp || "");
     const tray = $("#tray");
-    const typing = tray?.contains(document.activeElement) ? document.activeElement : null;
+    // (the tray itself holds the focus after an entry took its button away: no field being typed in)
+    const typing = tray?.contains(document.activeElement) && document.activeElement !== tray ? document.activeElement : null;
     const busy = typing || (tray ? $$("input:not([type=hidden]), textarea", tray) : [])
       .some((i) => i.value !== i.defaultValue || i.checked !== i.defaultChecked);
     // the answer to this phone's own write wins over the live stream's message of the same
@@ -269,6 +272,22 @@
       const list = document.getElementById(id);
       if (list) list.setAttribute("open", ""); else opened.delete(id);
     }
+  });
+
+  // --- the focus a swap took away: a tap that enters a turn redraws the tray it was in, and the
+  // button a screen reader stood on was gone with it, the focus fallen to <body> (the page's top).
+  // htmx gives a focus back only to an element of the same id, and an autofocus would take the
+  // focus of every phone at every live update: the focus goes to the tray, named by its turn line
+  // ("Ben's turn"), or, the game over, to the settlement; a focus the swap left alone stays ------------
+  let focused = null;
+  document.addEventListener("htmx:before:swap", () => { focused = document.activeElement; });
+  document.addEventListener("htmx:after:swap", () => {
+    if (!focused || focused === document.body || focused.isConnected) return;
+    if (document.activeElement && document.activeElement !== document.body) return;
+    const to = $("#tray:not([hidden])") || $("#settle:not([hidden])");
+    if (!to) return;
+    if (!to.hasAttribute("tabindex")) to.tabIndex = -1;
+    to.focus({preventScroll: true});
   });
 
   // --- a <details> whose open state is a field of its form (its input[data-open]) -------------------------

@@ -83,6 +83,8 @@ def apply(board: str, message: str) -> str:
         if element["depth"]:
             continue
         assert element["tag"] == "hx-partial", f"{element['tag']} outside a partial"
+        if element["attrs"]["id"] == "said":  # a screen reader's words, beside the board (table.html)
+            continue
         how = element["attrs"].get("hx-swap", "outerHTML")  # the page's default (base.html)
         while True:
             inner = message[element["inside"]:element["end"] - len("</hx-partial>")]

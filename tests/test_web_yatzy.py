@@ -180,7 +180,7 @@ def test_five_dice_light_every_open_box_best_first(table):
     values = [int(v) for _, v in options]
     assert values == sorted(values, reverse=True)
     # a scratch asks once more: its option opens a confirm
-    assert '<summary class="button" data-cell="0:yatzy" data-box="yatzy" data-value="0">' in tray
+    assert '<summary class="button" data-cell="0:yatzy" data-box="yatzy" data-value="0" aria-label="Scratch Yatzy">' in tray
     assert "Yes, scratch Yatzy" in tray
     # fewer than five dice: the pad says how many more, and nothing is offered
     tray = anna.tray(token, dice="3,3")

@@ -254,6 +254,14 @@ def render(ctx: TableContext, change: int, chosen: Iterable[Part], base: int, ev
         if name == "stamp":
             html = html.replace(" data-change=", f' data-base="{base}" data-change=', 1)
         out.append(swap(html))
+    # what a screen reader says (templates/table.html: #said): the entries, and whose turn it is
+    # now where the game's parts have a turn line — its words as the turn part has them, which the
+    # message's gzip finds there (an entry's answer stays under 1 KB)
+    said = str(generic.said(events)).strip()
+    turn = getattr(own, "turn", None)
+    if turn is not None and not ctx.played.finished:
+        said += " " + INSIDE.sub("", str(turn()).strip())
+    out.append(partial(SPACE.sub(" ", said), "said", "innerHTML"))
     return SPACE.sub(" ", "".join(out))
 
 
@@ -296,6 +304,7 @@ def partial(html: str, target: str, how: str | None = None) -> str:
 
 
 ID = re.compile(r'<[a-z]+\b[^>]*?\sid="([^"]+)"')
+INSIDE = re.compile(r"^<[a-z]+\b[^>]*>|</[a-z]+>$")  # an element's tags, around what it holds
 SPACE = re.compile(r"\s*\n\s*|  +(?=<)")  # no <pre> or <textarea> on a board: a line break, or spaces before a tag, is one space
 
 

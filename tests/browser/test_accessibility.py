@@ -138,6 +138,79 @@ def test_escoba_s_names_and_labels_read_whole_on_a_zoomed_page(server, new_phone
     assert broken == []
 
 
+# --- screen readers -----------------------------------------------------------------------------
+
+
+def test_a_screen_reader_hears_each_entry_and_whose_turn_not_the_board(server, new_phone):
+    """Nothing told a phone that another had written, nor that it was its turn now. A live region
+    out of the board says it in one sentence, on the writer's phone too; a whole board (the
+    game's first entry: the host's seat list folds) leaves the region, and what it said, be."""
+    link = open_table(new_phone(), server, "escalero", ("Anna", "Ben"))
+    anna, ben = new_phone(), new_phone()
+    for page, name in ((anna, "Anna"), (ben, "Ben")):
+        page.goto(link)
+        sit(page, name)
+    anna.wait_for_selector("#tray .faces")
+    anna.evaluate("document.querySelector('#said').dataset.kept = 'yes'")
+    tap_dice(anna, "44422")
+    anna.click("#tray button.option >> nth=0")
+    said = ben.locator("#said[role=status]")
+    expect(said).to_have_text("Anna: F in column 1: 30 (4-4-4-2-2). Your turn! · 1 of 60 cells")
+    expect(anna.locator("#said")).to_contain_text("Ben's turn")
+    ben.wait_for_selector("#tray .faces")
+    tap_dice(ben, "66655")
+    ben.click("#tray button.option >> nth=0")
+    expect(anna.locator("#said")).to_have_text("Ben: F in column 1: 30 (6-6-6-5-5). Your turn! · 2 of 60 cells")
+    assert anna.evaluate("document.querySelector('#said').dataset.kept") == "yes"  # the same region, its words new
+    # the board itself is no live region: a screen reader does not read it out at every entry
+    assert anna.evaluate("document.querySelector('#board').closest('[aria-live], [role=status], [role=log]')") is None
+
+
+def test_the_focus_stays_in_the_tray_after_an_entry(server, new_phone):
+    """The option tapped goes with the tray it was in: the focus fell to <body>, and a screen
+    reader started again at the top of the page. It lands on the tray, named by its turn line."""
+    link = open_table(new_phone(), server, "escalero", ("Anna", "Ben"))
+    anna = new_phone()
+    anna.goto(link)
+    sit(anna, "Anna")
+    anna.wait_for_selector("#tray .faces")
+    tap_dice(anna, "44422")
+    anna.focus("#tray button.option >> nth=0")
+    anna.keyboard.press("Enter")  # as a screen reader or a keyboard enters it
+    anna.wait_for_selector("#board td .written, #board td .v")
+    anna.wait_for_function("() => document.activeElement?.id === 'tray'", timeout=3000)
+    expect(anna.locator("#tray")).to_have_accessible_name("Ben's turn · 1 of 60 cells")
+
+
+def test_the_network_badge_says_live_once(server, new_phone):
+    """#net is a live region: its words, set anew after every request, had a screen reader say
+    "Live" at every die tapped."""
+    anna = seated(new_phone, server, "escalero", ("Anna", "Ben"))
+    anna.wait_for_selector("#net[data-state=live]")
+    anna.evaluate("""window.__told = 0; new MutationObserver((records) => { window.__told += records.length; })
+        .observe(document.querySelector('#net'), {childList: true, characterData: true, subtree: true})""")
+    tap_dice(anna, "44422")
+    anna.wait_for_selector("#tray .tray-options button.option")
+    anna.wait_for_timeout(300)
+    assert anna.evaluate("window.__told") == 0
+    assert anna.inner_text("#net") == "Live"
+
+
+@pytest.mark.parametrize("locale, escalero, yatzy", [("en-GB", "Cross out col 1 · 1", "Scratch Ones"),
+                                                       ("de-DE", "Kol. 1 · 1 streichen", "Einser streichen")])
+def test_a_cross_out_is_named_by_what_it_does(server, new_phone, locale, escalero, yatzy):
+    """The tray's cross-outs were named "✕ col 1 · 1", a sign a screen reader says as
+    "multiplication x": their name says what the tap does, in the phone's language."""
+    anna = seated(new_phone, server, "escalero", ("Anna", "Ben"), locale=locale)
+    anna.wait_for_selector("#tray .faces")
+    tap_dice(anna, "44422")
+    expect(anna.locator("#tray details.option summary").first).to_have_accessible_name(escalero)
+    cleo = seated(new_phone, server, "yatzy", ("Cleo", "Dan"), name="Cleo", locale=locale, host_rules={"form": "scandinavian"})
+    cleo.wait_for_selector("#tray .faces")
+    tap_dice(cleo, "66655")
+    expect(cleo.locator("#tray details.option summary[data-box='1']")).to_have_accessible_name(yatzy)
+
+
 # --- contrast -----------------------------------------------------------------------------------
 
 
