@@ -258,8 +258,8 @@
   document.addEventListener("DOMContentLoaded", flashes);
 
   // --- a <details> the phone opened by a tap stays open when the board is drawn again (the
-  // host's seat list snapped shut under the thumb as another phone sat down; Escoba's false
-  // captures folded as the round form was checked again); the server's own opening and folding
+  // host's seat list snapped shut under the thumb as another phone sat down; a tray's section
+  // folded as the form it is in was checked again); the server's own opening and folding
   // of it (the first entry folds it) stand otherwise, and one gone from the page is forgotten
   // (the next round's form starts folded) -----------------------------------------------------------
   const opened = new Set();
