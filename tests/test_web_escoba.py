@@ -663,3 +663,27 @@ def test_a_tie_on_top_at_the_target_says_the_game_goes_on(phone):
     assert "Round 2" in board and "tied on top: play goes on" in board
     status, page = preview(anna, token, c0=20, o0=5, s0=2, c1=20, o1=5, s1=2, seven=1)  # Ben's seven of coins
     assert "Tied on top" not in page and "Ben wins the game!" in page
+
+
+@pytest.mark.parametrize("names, heading", [(("Anna", "Ben", "Cleo", "Dora"), "Waiting for the pairs"),
+                                            (("Anna", "Ben", "Cleo", "Dora", "Emil", "Fritz"), "Waiting for the teams")])
+def test_four_or_six_are_offered_no_game_for_themselves(phone, app, names, heading):
+    """Four or six play Escoba in teams only: once drawn, the seat list offered "Everyone for
+    themselves", a tap that took the teams away and left a game that could not start. Six wait
+    for pairs or for teams of three: "Waiting for the pairs" said only the one."""
+    host = phone()
+    token = host.open_table("escoba", names)
+    assert heading in host.get(f"/t/{token}").get_data(as_text=True)
+    assert host.write(f"/t/{token}/teams", {"action": "draw"}).status_code == 200
+    page = host.get(f"/t/{token}").get_data(as_text=True)
+    assert played(app, token).game is not None
+    assert "Draw pairs by lot" in page and "Everyone for themselves" not in page
+    assert not [button for button in writes(page, "/teams") if button["vals"] == {"action": "clear"}]
+    if len(names) == 4:  # two more add themselves: six, two of them in no team yet
+        for name in ("Emil", "Fritz"):
+            late = phone()
+            late.get(f"/t/{token}")
+            assert late.post(f"/t/{token}/join", {"name": name, "change": late.board_change(token)}, fetch=False).status_code == 303
+        seats = host.get(f"/t/{token}").get_data(as_text=True)
+        assert "waits for a team: draw the teams again<" in seats and "Everyone for themselves" not in seats
+        assert "Draw teams of 3 by lot" in seats

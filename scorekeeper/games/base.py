@@ -404,6 +404,9 @@ class Engine:
     # the sizes of team the host may have drawn by lot for `count` players seated, each a
     # draw of its own (2: pairs); none: the game has no teams to draw
     team_draws: Callable[[int], tuple[int, ...]] = lambda count: ()
+    # whether `count` players seated can only play in teams (the host is not offered "everyone
+    # for themselves", a game that could not start)
+    teams_needed: Callable[[int], bool] = lambda count: False
     # the rules of the next game at the table, when they move on (the first deal passes on)
     rematch_rules: Callable[[Any], dict[str, Any]] | None = None
     # how many players the game seats under these rules, when that is one number: a table

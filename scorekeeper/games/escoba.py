@@ -209,6 +209,15 @@ def team_draws(count: int) -> tuple[int, ...]:
     return {4: (2,), 6: (2, 3)}.get(count, ())
 
 
+def teams_needed(count: int) -> bool:
+    """Four and six play in teams only.
+
+    >>> teams_needed(4), teams_needed(6), teams_needed(3)
+    (True, True, False)
+    """
+    return count in NO_TEAMS
+
+
 def start(setup: Setup, rules: Mapping[str, Any]) -> State:
     players = len(setup.players)
     require_seating(players in PLAYERS, "players: Escoba is played by 2, 3, 4 or 6 players, not %(count)s", count=players)
