@@ -272,3 +272,18 @@ def test_a_maker_tapped_offline_is_told_and_goes_on_when_the_network_is_back(ser
     expect(anna.locator("#tray")).not_to_have_attribute("data-waiting", re.compile("."))
     anna.locator("#tray [data-confirm]").tap()
     expect(anna.locator("#stamp")).to_have_attribute("data-entries", "1")
+
+
+def test_what_each_count_of_tricks_makes_reads_whole_on_a_small_german_phone(server, new_phone):
+    """At 320 px the tricks buttons are a third of the tray wide: "Durchmarsch +4" (a lone
+    march) ran past its button and the screen's edge, the points cut off."""
+    link = open_table(new_phone(), server, "euchre", ("Anna", "Ben", "Cleo", "Dora"))
+    anna = seat(new_phone, link, ("Anna",), ready="#tray .maker", viewport={"width": 320, "height": 568},
+                locale="de-DE", extra_http_headers={"Accept-Language": "de-DE"})["Anna"]
+    anna.locator("#tray [data-maker='Ben'][data-alone]").tap()
+    words = anna.locator("#tray .trick small")
+    expect(words.last).to_have_text("Durchmarsch +4")
+    spilled = words.evaluate_all("""found => found.filter(s => {
+        const word = s.getBoundingClientRect(), button = s.parentElement.getBoundingClientRect();
+        return word.left < button.left || word.right > button.right || s.scrollWidth > s.clientWidth; }).map(s => s.textContent)""")
+    assert spilled == []
