@@ -19,8 +19,27 @@ class RowNumber(IntegerConverter):
         super().__init__(map, *args, **kwargs)
 
 
-def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
-    """The application factory; configuration and the database live in the instance folder."""
+class SettingError(ValueError):
+    """A setting the app cannot run with, in one line a person can act on (the command line
+    says it and exits, with no traceback)."""
+
+
+def whole_number(name: str, value: Any) -> int:
+    """A setting's whole number (unset: 0); SettingError, naming it, for anything else."""
+    if value is None or value == "":
+        return 0
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    text = str(value).strip()
+    if text.isascii() and text.isdigit():
+        return int(text)
+    raise SettingError(f"{name} must be a whole number, not {value!r}")
+
+
+def configured_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """The app with its settings (the environment's, instance/config.py's) and its instance
+    folder, nothing more: no database opened. `scorekeeper restore` runs on it, to put a backup
+    in the place of a database too damaged to open."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     app = Flask(__name__, instance_relative_config=True,
                 instance_path=os.environ.get("SCOREKEEPER_INSTANCE") or None,
@@ -37,13 +56,20 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         NODE=os.environ.get("SCOREKEEPER_NODE", ""),
         REPLICA_URL=os.environ.get("SCOREKEEPER_REPLICA_URL") or None,
         REPLICA_SYNC=os.environ.get("SCOREKEEPER_REPLICA_SYNC") or None,
-        METRICS_PORT=int(os.environ.get("SCOREKEEPER_METRICS_PORT") or 0),
+        METRICS_PORT=os.environ.get("SCOREKEEPER_METRICS_PORT") or 0,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
     else:
         app.config.from_mapping(test_config)
+    app.config["METRICS_PORT"] = whole_number("METRICS_PORT", app.config.get("METRICS_PORT"))
     os.makedirs(app.instance_path, exist_ok=True)
+    return app
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """The application factory; configuration and the database live in the instance folder."""
+    app = configured_app(test_config)
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
     # compiled templates kept on disk (Jinja's own cache folder: this user's, 0700): compiling

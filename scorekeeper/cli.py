@@ -7,13 +7,43 @@ import os
 import sys
 
 import click
-from flask.cli import FlaskGroup, with_appcontext
+from flask.cli import FlaskGroup, NoAppException, with_appcontext
 
-from . import create_app
+from . import SettingError, configured_app, create_app
 from .gamelog import LogError, parse_json, replay as replay_log
 
 
-@click.group(cls=FlaskGroup, create_app=create_app, add_version_option=False,
+class Unusable(NoAppException):
+    """The app cannot be made here — its instance folder, its database or a setting: one line
+    on stderr, exit status 2, like a refusal (every command used to end in a traceback)."""
+
+    exit_code = 2
+
+    def show(self, file=None) -> None:
+        click.echo(" ".join(self.format_message().split()), err=True)
+
+
+def load_app():
+    """The app, for the commands that need one (the instance folder made, the database migrated);
+    for a command marked `settings_only`, its settings alone (no database opened)."""
+    import sqlite3
+
+    command = click.get_current_context(silent=True)
+    make = configured_app if getattr(command and command.command, "settings_only", False) else create_app
+    try:
+        return make()
+    except SettingError as error:
+        raise Unusable(str(error)) from None
+    except OSError as error:
+        where = error.filename or os.environ.get("SCOREKEEPER_INSTANCE") or "the instance folder"
+        raise Unusable(f"cannot use {where}: {error.strerror or error} (the instance folder: "
+                       f"SCOREKEEPER_INSTANCE)") from None
+    except sqlite3.Error as error:
+        raise Unusable(f"cannot open the database {configured_app().config['DATABASE']}: {error} (a read-only "
+                       f"folder or disk, a full disk, or a file that is no database?)") from None
+
+
+@click.group(cls=FlaskGroup, create_app=load_app, add_version_option=False,
              help="Scorekeeper: score dice and card games at the pub table.")
 def cli() -> None:
     pass
@@ -103,8 +133,11 @@ def export_command(table_code: str, number: int | None, output: str) -> None:
     if not chosen:
         fail(f"table {table_code} has no game {number}")
     text = json.dumps(service.load(db, chosen[-1]).log(), ensure_ascii=False, indent=1)
-    with click.open_file(output, "w", encoding="utf-8") as handle:
-        handle.write(text + "\n")
+    try:
+        with click.open_file(output, "w", encoding="utf-8") as handle:
+            handle.write(text + "\n")
+    except OSError as error:
+        fail(f"cannot write {output}: {error.strerror or error}")
 
 
 @cli.command("import")
@@ -189,7 +222,7 @@ def backup(file: str) -> None:
 
 
 @cli.command()
-@click.argument("file", metavar="FILE", required=False, type=click.Path(exists=True, dir_okay=False))
+@click.argument("file", metavar="[FILE]", required=False, type=click.Path(exists=True, dir_okay=False))
 @click.option("--from-replica", "url", metavar="URL", default=None,
               help="Instead of FILE: the newest copy of the Litestream replica at URL (a folder, or an "
                    "S3-compatible URL: the REPLICA_URL of the server that died), e.g. on a fresh machine.")
@@ -213,6 +246,9 @@ def restore(file: str | None, url: str | None) -> None:
     if (file is None) == (url is None):
         fail("name a backup FILE or --from-replica URL (one of them)")
     database = os.path.abspath(current_app.config["DATABASE"])
+    if file is not None and os.path.exists(database) and os.path.samefile(file, database):
+        # put back over itself, its -wal (a crash's newest entries) would be removed
+        fail(f"{file} is the database itself: name a backup made with `scorekeeper backup`")
     began = time.monotonic()
     try:
         if url is None:
@@ -227,8 +263,31 @@ def restore(file: str | None, url: str | None) -> None:
                         os.unlink(path)
     except RuntimeError as error:
         fail(str(error))
+    except OSError as error:  # no room for the replica's copy beside the database
+        fail(f"cannot restore into {os.path.dirname(database)}: {error.strerror or error}")
     took = time.monotonic() - began
     click.echo(f"Restored {file or url} in {took:.1f} s; start the server again")
+
+
+# restore puts a backup in the place of a database that may be too damaged to open (or migrate,
+# as making the whole app does: "file is not a database" refused the restore meant to mend it)
+restore.settings_only = True
+
+
+@cli.command("init-db")
+def init_db() -> None:
+    """Create or migrate the database in the instance folder."""
+    from flask import current_app
+
+    from . import store
+
+    # the app made for this command migrated it already (every start does); said here as well
+    db = store.connect(current_app.config["DATABASE"])
+    try:
+        store.migrate(db)
+    finally:
+        db.conn.close()
+    click.echo(f"Database ready: {current_app.config['DATABASE']}")
 
 
 def main() -> None:

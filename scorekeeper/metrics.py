@@ -52,7 +52,8 @@ def start(directory: str | None = None) -> None:
                        "template and HTTP status.", ["reason", "status"], registry=registry)
     LIMITED = Counter("scorekeeper_limited", "Requests turned away by a limit: 429s of the app's limits "
                       "(table, import, seat, code; '/minute' for the minute's) and of the worker's caps "
-                      "(connections, requests), and the worker's 503 when full.", ["limit"], registry=registry)
+                      "(connections, requests; streams: an address's live streams, link: a link's), and "
+                      "the worker's 503 when full.", ["limit"], registry=registry)
     STREAMS = Gauge("scorekeeper_live_streams", "Live streams (server-sent events) open now.",
                     registry=registry, multiprocess_mode="livesum")
     LAG = Histogram("scorekeeper_fanout_lag_seconds", "From the moment a worker learns a table changed (at "

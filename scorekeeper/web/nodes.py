@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from flask import Flask, current_app, redirect, request
 
+from .. import SettingError
 from ..service import CODE_ALPHABET
 
 ROUTED = "scorekeeper.routed_to"  # environ: the node a request's /n/<node>/ prefix named
@@ -58,7 +59,7 @@ def strip_prefix(app):
 def init_app(app: Flask) -> None:
     node = (app.config.get("NODE") or "").strip().upper()
     if node and (len(node) != 1 or node not in CODE_ALPHABET):
-        raise ValueError(f"NODE must be one character of {CODE_ALPHABET}, not {node!r}")
+        raise SettingError(f"NODE must be one character of {CODE_ALPHABET}, not {node!r}")
     app.config["NODE"] = node
     app.wsgi_app = strip_prefix(app.wsgi_app)
     app.before_request(send_on)

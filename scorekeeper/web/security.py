@@ -17,6 +17,7 @@ from flask import Flask, abort, current_app, g, request, session
 from flask.sessions import SecureCookieSessionInterface
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from .. import whole_number
 from .i18n import _
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -157,7 +158,8 @@ def init_app(app: Flask) -> None:
         hosts = [h.strip() for h in hosts.split(",") if h.strip()]
     app.config["ALLOWED_HOSTS"] = frozenset(h.lower() for h in hosts)
     # behind a reverse proxy: how many proxies' X-Forwarded-For/-Proto/-Host to believe
-    hops = int(app.config.get("TRUSTED_PROXIES") or os.environ.get("SCOREKEEPER_TRUSTED_PROXIES") or 0)
+    hops = app.config["TRUSTED_PROXIES"] = whole_number(
+        "TRUSTED_PROXIES", app.config.get("TRUSTED_PROXIES") or os.environ.get("SCOREKEEPER_TRUSTED_PROXIES"))
     if hops:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
     app.before_request(check_host)

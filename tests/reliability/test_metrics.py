@@ -75,3 +75,32 @@ def test_health_and_metrics_across_workers(kit, tmp_path, figures):
         if stream is not None:
             stream.close()
         server.stop()
+
+
+def test_the_worker_s_caps_on_live_streams_are_counted(kit, tmp_path):
+    """A live stream past an address's cap or a link's is the worker's 429 like the other caps,
+    and the page polls instead: it was counted nowhere, and a dashboard showed no refusal."""
+    port = kit.free_port()
+    server = kit.Server(tmp_path / "instance", workers=1, env={
+        "SCOREKEEPER_METRICS_PORT": str(port), "SCOREKEEPER_STREAMS_PER_ADDRESS": "2",
+        "SCOREKEEPER_STREAMS_PER_LINK": "1"})
+    held = []
+    try:
+        host = kit.WebPhone(server.url)
+        tables = [host.open_table("kaques", ["Anna", "Ben"]) for _ in range(3)]
+
+        def live(table) -> int:
+            connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+            connection.request("GET", f"/t/{table['token']}/live", headers={"Cookie": host.cookie})
+            held.append(connection)
+            return connection.getresponse().status
+
+        assert [live(tables[0]), live(tables[0])] == [200, 429]  # the link's one
+        assert [live(tables[1]), live(tables[2])] == [200, 429]  # the address's two
+        found = scrape(port)
+        assert found[("scorekeeper_limited_total", (("limit", "link"),))] == 1
+        assert found[("scorekeeper_limited_total", (("limit", "streams"),))] == 1
+    finally:
+        for connection in held:
+            connection.close()
+        server.stop()

@@ -304,3 +304,24 @@ def test_a_litestream_that_dies_is_started_again(kit, tmp_path, figures):
         for pid in litestream_of(server):
             os.kill(pid, signal.SIGKILL)
         server.kill()
+
+
+def test_an_s3_replica_works_with_aws_ca_bundle_set(kit, tmp_path, s3):
+    """AWS_CA_BUNDLE, which the AWS tools read and many a machine sets, made Litestream 0.5.17
+    fail to build its S3 client ("unable to add custom RootCAs HTTPClient"): nothing was
+    replicated, and restoring refused. Litestream now gets the bundle as SSL_CERT_FILE."""
+    import certifi
+
+    url, env = s3
+    env = {**env, "AWS_CA_BUNDLE": certifi.where(), "SCOREKEEPER_REPLICA_URL": url("bundle")}
+    server = kit.Server(tmp_path / "machine-1", workers=1, env=env)
+    try:
+        host = kit.WebPhone(server.url)
+        table = host.open_table("kaques", ["Anna", "Ben"])
+        assert host.enter(table["token"], {"type": "turn", "points": 50}, idem=uuid.uuid4().hex).status == 200
+        wanted = keys_in(server.database)
+    finally:
+        server.stop()  # Litestream's last sync ships the entry
+    done, _ = restore_from(url("bundle"), tmp_path / "machine-2", env)
+    assert done.returncode == 0, done.stderr
+    assert keys_in(tmp_path / "machine-2" / "scorekeeper.db") == wanted and len(wanted) == 1
