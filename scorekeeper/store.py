@@ -244,9 +244,29 @@ def connect(path: str, folds: FoldCache | None = None, limits: dict[str, Any] | 
     conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
     conn.execute("PRAGMA foreign_keys = ON")
     db = Database(conn, folds, limits, node)
-    db.enable_wal()
+    wal(conn)
     conn.execute("PRAGMA synchronous = FULL")  # fsync at every commit, WAL included
     return db
+
+
+WAL_TRIES = 100  # times 20 ms: two seconds
+
+
+def wal(conn: sqlite3.Connection) -> None:
+    """Switch a new database to WAL (one made before is in WAL already: a read says so). Two
+    processes starting at once on a new database each hold a read lock and want the write lock
+    the switch needs: SQLite breaks that deadlock by refusing one at once, whatever the busy
+    timeout ("database is locked": a server's second worker, or a command run beside it, died
+    at its start; tests/reliability/test_moderation.py saw it), so it is asked again."""
+    for attempt in range(WAL_TRIES):
+        try:
+            if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                conn.execute("PRAGMA journal_mode = wal")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or attempt == WAL_TRIES - 1:
+                raise
+            time.sleep(0.02)
 
 
 PRIVATE = 0o600  # the database holds every table's devices and join tokens: its owner's only

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sqlite3
 import subprocess
 import sys
 import time
@@ -318,3 +319,28 @@ def test_the_secret_key_is_never_read_half_written(tmp_path):
                                  text=True) for _ in range(3)]
         keys = {run.communicate(timeout=60)[0].strip() for run in runs}
         assert len(keys) == 1 and len(next(iter(keys))) == 64, keys
+
+
+def test_a_new_database_switched_to_wal_by_two_processes_at_once_is_asked_again(tmp_path):
+    """SQLite refuses one of two connections switching a new database to WAL at once, at once
+    ("database is locked", whatever the busy timeout): the secret-key test above saw a process
+    die so. The switch is asked again; any other error is not hidden."""
+    real = sqlite3.connect(tmp_path / "x.db", isolation_level=None)
+    refusals = []
+
+    class Contended:
+        def execute(self, sql, *args):
+            if sql == "PRAGMA journal_mode = wal" and len(refusals) < 2:
+                refusals.append(sql)
+                raise sqlite3.OperationalError("database is locked")
+            return real.execute(sql, *args)
+
+    store.wal(Contended())
+    assert len(refusals) == 2 and real.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+    class Broken:
+        def execute(self, sql, *args):
+            raise sqlite3.OperationalError("disk I/O error")
+
+    with pytest.raises(sqlite3.OperationalError, match="disk I/O"):
+        store.wal(Broken())
