@@ -577,3 +577,23 @@ def test_a_tray_asked_for_before_an_entry_comes_without_the_old_taps(phone):
     late = host.tray(token, {"dice": "6,6,6,1,2", "change": change})
     assert thrown not in late and 'name="dice" value=""' in late
     assert thrown in host.tray(token, {"dice": "6,6,6,1,2", "change": host.board_change(token)})  # Ben's throw now
+
+
+def test_a_writer_s_own_answer_does_not_read_its_entry_back(phone):
+    """#said tells a screen reader what another phone wrote and whose turn it is now. The answer
+    to a phone's own entry left alone carries none: the player chose what it wrote, and its
+    focus, back on the tray its turn line names, says whose turn it is (said twice, and the
+    answer went past 1 KB). A poll from the same board tells it; so does an answer bringing
+    another phone's entry with it (`board.parts`: the entries of the write's own change are left out)."""
+    host = phone()
+    token = host.open_table("escalero", players=("Anna", "Ben"))
+    anna, ben = phone(), phone()
+    anna.join(token, "Anna")
+    ben.join(token, "Ben")
+    before = change_of(board(anna, token))
+    F30 = {"type": "score", "column": 1, "row": "F", "value": 30}
+    answer = anna.write(f"/t/{token}/entries", {"event": json.dumps(F30)}, headers={"HX-Request": "true"})
+    text = answer.get_data(as_text=True)
+    assert answer.status_code == 200 and 'id="stamp"' in text and 'id="said"' not in text
+    polled = board(ben, token, since=before)
+    assert re.search(r'<hx-partial id="said"[^>]*>Anna: .*?Your turn', polled)

@@ -110,9 +110,10 @@ def entered_since(ctx: TableContext, base: int, change: int) -> bool:
     return len(rows) > MAX_BEHIND or any(event_id is not None for _, event_id in rows)
 
 
-def parts(ctx: TableContext, base: int, change: int, tapped: Any = None) -> str | None:
+def parts(ctx: TableContext, base: int, change: int, tapped: Any = None, answer: bool = False) -> str | None:
     """The parts the changes after `base` up to `change` touched, rendered as they stand now, as
-    htmx partials; None when only the whole board will do."""
+    htmx partials; None when only the whole board will do. `answer`: the answer to this phone's
+    own write, the last change, which its screen reader is not told again (`render`)."""
     if base >= change:
         return None
     rows = store.changes_since(ctx.db, ctx.table["id"], base, change, MAX_BEHIND + 1)
@@ -154,7 +155,9 @@ def parts(ctx: TableContext, base: int, change: int, tapped: Any = None) -> str 
             # with the end and come back when it is taken back — the whole board, once a game
             return None
         chosen = [*chosen, *(game.ended if game.touched and game.ended is not None else [("game",)]), ("settle",)]
-    return render(ctx, change, chosen, base, events, tapped)
+    told = [recorded for recorded in events if recorded.id not in
+            {event_id for made, event_id in rows if made == change}] if answer else events
+    return render(ctx, change, chosen, base, events, tapped, told)
 
 
 def took_back(played: Any, events: list) -> tuple[list, list] | None:
@@ -232,7 +235,8 @@ def follow_the_first(ctx: TableContext) -> list[Part]:
         [("seats",)] if ctx.may("seats") else [])
 
 
-def render(ctx: TableContext, change: int, chosen: Iterable[Part], base: int, events: list, tapped: Any) -> str:
+def render(ctx: TableContext, change: int, chosen: Iterable[Part], base: int, events: list, tapped: Any,
+           told: list) -> str:
     values = variables(ctx, change, tapped)
     env = current_app.jinja_env
     generic = env.get_template(GENERIC).make_module(values)
@@ -254,14 +258,17 @@ def render(ctx: TableContext, change: int, chosen: Iterable[Part], base: int, ev
         if name == "stamp":
             html = html.replace(" data-change=", f' data-base="{base}" data-change=', 1)
         out.append(swap(html))
-    # what a screen reader says (templates/table.html: #said): the entries, and whose turn it is
-    # now where the game's parts have a turn line — its words as the turn part has them, which the
-    # message's gzip finds there (an entry's answer stays under 1 KB)
-    said = str(generic.said(events)).strip()
-    turn = getattr(own, "turn", None)
-    if turn is not None and not ctx.played.finished:
-        said += " " + INSIDE.sub("", str(turn()).strip())
-    out.append(partial(SPACE.sub(" ", said), "said", "innerHTML"))
+    # what a screen reader says (templates/table.html: #said): the entries `told`, and whose turn
+    # it is now where the game's parts have a turn line — its words as the turn part has them,
+    # which the message's gzip finds there. Not to a writer of its own entry alone: it chose
+    # what it wrote, and its focus, back on the tray the turn line names (app.js), says whose
+    # turn it is (said twice, and its answer past 1 KB)
+    if told:
+        said = str(generic.said(told)).strip()
+        turn = getattr(own, "turn", None)
+        if turn is not None and not ctx.played.finished:
+            said += " " + INSIDE.sub("", str(turn()).strip())
+        out.append(partial(SPACE.sub(" ", said), "said", "innerHTML"))
     return SPACE.sub(" ", "".join(out))
 
 
@@ -325,13 +332,14 @@ def message(ctx: TableContext, base: int | None, hub, tapped: Any = None, done: 
         return whole(ctx.again(db, played), change, tapped, ANSWER_SLICE)
 
     def render_parts() -> str:
-        return parts(ctx.again(db, played), base, change, tapped) or render_whole()
+        return parts(ctx.again(db, played), base, change, tapped, answer=done is not None) or render_whole()
 
     behind = base is not None and base < change
     if tapped:
         return render_parts() if behind else render_whole(), change
-    if behind:
-        return hub.board((ctx.table["id"], base, change, ctx.kind), render_parts, wait=False), change
+    if behind:  # a write's own answer tells its screen reader less than a poll (`parts`)
+        key = (ctx.table["id"], base, change, ctx.kind, *(("answer",) if done is not None else ()))
+        return hub.board(key, render_parts, wait=False), change
     return hub.board((ctx.table["id"], change, ctx.kind), render_whole, wait=False), change
 
 
