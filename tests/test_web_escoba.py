@@ -603,6 +603,15 @@ def test_a_table_escoba_cannot_start_yet_says_why(phone, app, names, said):
         assert "Waiting for" not in host.get(f"/t/{token}").get_data(as_text=True)
 
 
+def imported_in(reader, lang: str, log: str) -> str:
+    """The table page of tests/logs/escoba/`log`, imported by a phone reading `lang`."""
+    reader.post("/language", {"lang": lang, "next": "/"}, fetch=False)
+    path = Path(__file__).parent / "logs" / "escoba" / log
+    response = reader.post("/import", {"log": (io.BytesIO(path.read_bytes()), path.name)}, fetch=False,
+                           content_type="multipart/form-data")
+    return html.unescape(reader.get(response.headers["Location"]).get_data(as_text=True))
+
+
 @pytest.mark.parametrize("lang, said, not_said", [
     ("de", "In Runde 2 ging keine Karte an Red", "Red hat"),
     ("es", "En la ronda 2 ninguna carta fue para Red", "Red no se llevó"),
@@ -610,12 +619,7 @@ def test_a_table_escoba_cannot_start_yet_says_why(phone, app, names, said):
 def test_a_pair_shut_out_reads_right_in_german_and_spanish(phone, lang, said, not_said):
     """A pair is no "er" or "él": "Red hat … keine Karte gemacht", "Red no se llevó ninguna
     carta" gave a team one player's verb. The words now fit a side of one or a pair."""
-    reader = phone()
-    reader.post("/language", {"lang": lang, "next": "/"}, fetch=False)
-    path = Path(__file__).parent / "logs" / "escoba" / "two-pairs-shutout.json"
-    response = reader.post("/import", {"log": (io.BytesIO(path.read_bytes()), path.name)}, fetch=False,
-                           content_type="multipart/form-data")
-    page = html.unescape(reader.get(response.headers["Location"]).get_data(as_text=True))
+    page = imported_in(phone(), lang, "two-pairs-shutout.json")
     assert said in page and not_said not in page
 
 
@@ -626,12 +630,7 @@ def test_a_pair_shut_out_reads_right_in_german_and_spanish(phone, lang, said, no
 def test_a_team_reaches_the_target_in_its_own_grammar(phone, lang, said, not_said):
     """A team of three won: "Left hat nach 2 Runden 5 von 5 erreicht", "Left llegó a 5" gave
     the team one player's verb (the shut-out's words were mended so before)."""
-    reader = phone()
-    reader.post("/language", {"lang": lang, "next": "/"}, fetch=False)
-    path = Path(__file__).parent / "logs" / "escoba" / "six-two-teams.json"
-    response = reader.post("/import", {"log": (io.BytesIO(path.read_bytes()), path.name)}, fetch=False,
-                           content_type="multipart/form-data")
-    page = html.unescape(reader.get(response.headers["Location"]).get_data(as_text=True))
+    page = imported_in(phone(), lang, "six-two-teams.json")
     assert said in page and not_said not in page
 
 
