@@ -278,6 +278,17 @@ def test_every_tap_of_escalero_s_turn_is_a_thumb_wide(server, new_phone, players
     assert anna.evaluate(SMALL_TAPS) == []
 
 
+def test_a_one_column_pad_of_three_keeps_this_phone_s_column_as_wide_as_the_others(server, new_phone):
+    """The thumb-wide column of a pad of three columns a side was given to a pad of one too: this
+    phone's column shrank to 45 px beside two of 135, its name "A…", its money broken after
+    its minus ("-38 -" over "€ 19,00")."""
+    anna = seated(new_phone, server, "escalero", ("Anna", "Bartłomiej", "Carmen"), host_rules={"columns": "1"},
+                  locale="de-AT", extra_http_headers={"Accept-Language": "de-AT"})
+    widths = anna.eval_on_selector_all("#board .pad thead th.side", "ths => ths.map(th => th.getBoundingClientRect().width)")
+    assert max(widths) - min(widths) < 2, widths
+    assert anna.eval_on_selector("#board .pad th.side.mine", "th => th.scrollWidth <= th.clientWidth")
+
+
 def test_every_tap_of_yatzy_s_turn_is_a_thumb_wide(server, new_phone):
     """Yatzy's boxes were 40 px high."""
     anna = seated(new_phone, server, "yatzy", ("Anna", "Ben"), host_rules={"form": "scandinavian"})
