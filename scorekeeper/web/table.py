@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import sqlite3
 import time
 
 import qrcode
@@ -337,6 +338,18 @@ def http_error(error: HTTPException):
     else:
         text = _("That did not work. Reload the page and try again.")
     return message_response(text, error.code or 500)
+
+
+@bp.app_errorhandler(sqlite3.OperationalError)
+def storage_error(error: sqlite3.OperationalError):
+    """The database takes no write: its disk full, or made read-only under the server. The
+    write is rolled back whole (nothing half-written), and the phone is told so in words, not a
+    500 and a traceback; the log gets one line for whoever runs it. Anything else stays a 500."""
+    if not any(what in str(error) for what in ("disk is full", "readonly database")):
+        raise error
+    current_app.logger.error("the database takes no write: %s (%s %s)", error, request.method, request.path)
+    return message_response(_("The server cannot save anything just now: its disk is full or read-only. "
+                              "Nothing was changed. Tell whoever runs it, and try again later."), 503)
 
 
 def message_response(text: str, status: int) -> Response:
