@@ -197,6 +197,7 @@ def run(host: str, port: int, workers: int, firewalled: bool = False) -> None:
         cap_from_environment,
         connections_within,
         link_streams_from_environment,
+        limits_refusal,
         raise_open_files_limit,
         rate_from_environment,
     )
@@ -206,7 +207,7 @@ def run(host: str, port: int, workers: int, firewalled: bool = False) -> None:
     refusal = proxies_refusal(hops, host, port, firewalled or os.environ.get(FIREWALLED, "") not in ("", "0"))
     if refusal:
         raise click.ClickException(refusal)
-    refusal = bind_refusal(host, port)
+    refusal = limits_refusal() or bind_refusal(host, port)
     if refusal:
         raise click.ClickException(refusal)
     # one address holds at most so many connections of the server and makes so many requests a

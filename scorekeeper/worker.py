@@ -143,6 +143,32 @@ FULL = answer("503 Service Unavailable", b"The server is full right now. Try aga
               b"Retry-After: 5")
 
 
+def limits_refusal() -> str | None:
+    """Why a limit's setting cannot be read, in one line (None: each is unset or reads): a typo
+    ("5O", "20 per second") fell back to the default without a word, and the pub ran on limits
+    nobody chose. `serve` asks before anything starts."""
+    for name in ("SCOREKEEPER_CONNECTIONS_PER_ADDRESS", "SCOREKEEPER_STREAMS_PER_ADDRESS",
+                 "SCOREKEEPER_STREAMS_PER_LINK"):
+        if (os.environ.get(name) or "").strip() and _whole_number(name) is None:
+            return f"{name} must be a whole number (0: no cap), not {os.environ[name]!r}"
+    value = (os.environ.get("SCOREKEEPER_REQUESTS_PER_ADDRESS") or "").strip()
+    if value and not all(_number(part) is not None for part in value.split("/", 1)):
+        return (f"SCOREKEEPER_REQUESTS_PER_ADDRESS must be requests a second, with a burst after a slash "
+                f"(\"20/100\"; 0: no limit), not {value!r}")
+    value = (os.environ.get("SCOREKEEPER_BODY_SECONDS") or "").strip()
+    if value and not (_number(value) or 0) > 0:
+        return f"SCOREKEEPER_BODY_SECONDS must be a number of seconds above 0, not {value!r}"
+    return None
+
+
+def _number(text: str) -> float | None:
+    try:
+        number = float(text)
+    except ValueError:
+        return None
+    return number if number >= 0 and number != float("inf") else None
+
+
 def rate_from_environment(trusted_proxies: int) -> tuple[float, float]:
     """(rate, burst): SCOREKEEPER_REQUESTS_PER_ADDRESS ("20/100"; "0": none), else DEFAULT_RATE,
     and none behind a trusted proxy."""

@@ -35,6 +35,10 @@ def test_the_metrics_port_is_another_port():
 @pytest.mark.parametrize("env, says", [
     ({"SCOREKEEPER_REPLICA_URL": "{tmp}/replica", "SCOREKEEPER_REPLICA_SYNC": "soon"}, "REPLICA_SYNC must be a duration"),
     ({"SCOREKEEPER_METRICS_PORT": "{port}"}, "the server's own port"),
+    # a typo in a limit fell back to the default without a word
+    ({"SCOREKEEPER_CONNECTIONS_PER_ADDRESS": "5O"}, "SCOREKEEPER_CONNECTIONS_PER_ADDRESS must be a whole number"),
+    ({"SCOREKEEPER_REQUESTS_PER_ADDRESS": "20 per second"}, "must be requests a second"),
+    ({"SCOREKEEPER_BODY_SECONDS": "0"}, "SCOREKEEPER_BODY_SECONDS must be a number of seconds above 0"),
 ])
 def test_serve_refuses_bad_settings_in_one_line(tmp_path, env, says):
     port = free_port()
@@ -44,3 +48,15 @@ def test_serve_refuses_bad_settings_in_one_line(tmp_path, env, says):
                           capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert done.returncode == 1 and says in done.stderr and "Traceback" not in done.stderr, done.stderr
     assert not (tmp_path / "instance" / "litestream.yml").exists()
+
+
+def test_every_limit_that_reads_is_taken(monkeypatch):
+    from scorekeeper.worker import limits_refusal
+
+    for name, value in (("SCOREKEEPER_CONNECTIONS_PER_ADDRESS", "0"), ("SCOREKEEPER_STREAMS_PER_LINK", " 40 "),
+                        ("SCOREKEEPER_REQUESTS_PER_ADDRESS", "20/100"), ("SCOREKEEPER_REQUESTS_PER_ADDRESS", "0"),
+                        ("SCOREKEEPER_BODY_SECONDS", "2.5")):
+        monkeypatch.setenv(name, value)
+        assert limits_refusal() is None, (name, value)
+    monkeypatch.setenv("SCOREKEEPER_STREAMS_PER_ADDRESS", "-1")
+    assert "SCOREKEEPER_STREAMS_PER_ADDRESS must be a whole number" in limits_refusal()
