@@ -830,7 +830,8 @@ def set_teams(db: sqlite_utils.Database, table: dict, who: Viewer, teams: Any, b
         players = [seat["name"] for seat in seats(change.db, table["id"]) if plays(seat)]
         chosen = teams
         if draw is not None:
-            engine, offered = change.played.engine, change.played.engine.team_draws(len(players))
+            engine = change.played.engine
+            offered = engine.team_draws(len(players))
             if not offered:
                 raise Refused("%(game)s with %(count)s players has no teams to draw.", 400,
                               game=engine.title, count=len(players))
@@ -1237,7 +1238,8 @@ def _ledger(db: sqlite_utils.Database, table_id: int, claimed: list[int]) -> dic
             apart += 1  # money in another currency is not added to this evening's
             continue
         currency = played.result.get("currency", currency)
-        games, claims = games + 1, claims + (not own)
+        games += 1
+        claims += 0 if own else 1
         for side, amount in played.result["money"].items():
             side = side if own else seat_of(side)  # an imported log's "anna" is the seat's "Anna"
             totals[side] = totals.get(side, 0) + text_cents(amount)
