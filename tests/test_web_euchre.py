@@ -449,8 +449,31 @@ def test_the_new_table_form_offers_every_form_with_a_line_each(client):
                  "Three-handed: three players, the maker alone against the other two",
                  "Railroad: partnership with laps and slams, 33 cards"):
         assert line in page
-    assert 'name="rule_laps"' in page and 'name="rule_slam"' in page
     assert 'name="rule_start"' not in page  # carried points come from the rematch, not the form
+    # the partnership is chosen: four names, and no Railroad settings under it
+    assert page.count('name="player"') == 4 and 'name="rule_laps"' not in page
+
+
+def test_choosing_a_form_shows_its_own_settings_and_names_and_keeps_what_was_typed(phone, app):
+    """Railroad's laps and slam stood under every form, and eight name fields under a game of
+    two, three or four: choosing a form asks for the form again, which writes nothing."""
+    host = phone()
+    host.get("/new/euchre")
+    railroad = host.post("/new/euchre/form", {"player": ["Gus", "", "Ida"], "rule_form": "railroad", "rule_target": "12"})
+    page = railroad.get_data(as_text=True)
+    assert railroad.status_code == 200 and page.startswith("<form") and 'name="rule_laps"' in page
+    assert 'name="rule_slam"' in page and re.findall(r'name="player"(?: value="([^"]*)")?', page) == ["Gus", "", "Ida", ""]
+    assert 'name="rule_target" value="12"' in page and 'value="railroad" checked' in page
+    two = host.post("/new/euchre/form", {"player": ["Gus"], "rule_form": "two-handed"}).get_data(as_text=True)
+    assert two.count('name="player"') == 2 and 'name="rule_laps"' not in two
+    # four names typed, then two-handed chosen: none is dropped, and the form says why it cannot open
+    too_many = host.post("/new/euchre/form", {"player": list(PLAYERS), "rule_form": "two-handed"}).get_data(as_text=True)
+    assert too_many.count('name="player"') == 4
+    assert "This form of Euchre is for 2 players, not 4" in html.unescape(too_many)
+    assert store.connect(app.config["DATABASE"]).execute("SELECT count(*) FROM tables").fetchone()[0] == 0
+    # the form's choice asks again; a stranger's post without the page's token is refused
+    assert 'hx-post="/new/euchre/form"' in page
+    assert phone().client.post("/new/euchre/form", data={"rule_form": "railroad"}).status_code == 403
 
 
 def test_a_two_handed_table_has_no_teams_and_ignores_the_railroad_settings(phone, app):

@@ -406,3 +406,16 @@ def test_a_scribe_writes_for_every_side_and_is_no_side(phone, app):
     for column in (1, 2, 3):
         assert scribe.enter(token, {"type": "score", "column": column, "row": "G", "value": 50}).status_code == 200
     assert [e["player"] for _, e in events_of(app, token).entries] == ["Anna", "Ben", "Cleo"]
+
+
+def test_a_refused_form_keeps_the_scribe_chosen_and_named(phone):
+    """A form sent back with a refusal (a stake of "abc") forgot that one person keeps score:
+    "Everyone plays" was checked again and the scribe's name gone, and the host who tapped
+    "Open the table" once more opened a table with Max as nobody."""
+    host = phone()
+    response = host.post("/new/escalero", {"player": ["Anna", "Ben"], "seating": "scribe", "scribe": "Max",
+                                           "rule_stake": "abc"}, fetch=False)
+    page = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert 'name="seating" value="scribe" checked' in page and 'name="scribe" value="Max"' in page
+    assert 'name="seating" value="players" checked' not in page

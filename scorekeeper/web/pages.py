@@ -44,28 +44,68 @@ def rules(game: str):
 # --- opening a table --------------------------------------------------------------------
 
 
+NAME_FIELDS = 8  # name fields on the form of a game whose seats are not one number
+
+
 @bp.get("/new/<game>")
 def new(game: str):
     engine = ENGINES.get(game) or abort(404, _("There is no such game."))
-    return render_template("new.html", engine=engine, values={}, names=[""] * 4)
+    return render_template("new.html", **new_form(engine, {}, []))
+
+
+@bp.post("/new/<game>/form")
+def new_again(game: str):
+    """The form again for the choices made on it so far (a form of the game chosen: its own
+    settings and as many names as it seats), with what was typed kept; writes nothing."""
+    engine = ENGINES.get(game) or abort(404, _("There is no such game."))
+    names, values = posted_form(engine)
+    form = new_form(engine, values, names)
+    try:
+        _check_seats(engine, given(engine, values), names)
+    except service.Refused as refusal:
+        form["seats_note"] = say(refusal)  # said at once, beside the names
+    return render_template("_new_form.html", **form)
 
 
 @bp.post("/new/<game>")
 def create(game: str):
     engine = ENGINES.get(game) or abort(404, _("There is no such game."))
-    names = [n[:MAX_FIELD] for n in request.form.getlist("player")][: service.MAX_SEATS + 1]
-    values = {key: field(f"rule_{key}") for key in engine.settings}
+    names, values = posted_form(engine)
     try:
         rules = rules_from_form(engine, values)
         _check_seats(engine, rules, names)
         table = service.create_table(get_db(), device_id(), game, rules, names,
-                                     scribe=field("scribe") if field("seating") == "scribe" else None,
+                                     scribe=values["scribe"] if values["seating"] == "scribe" else None,
                                      address=client_address())
     except service.Refused as refusal:
         metrics.refused(refusal)
-        return render_template("new.html", engine=engine, values=values, names=names + [""],
-                               message=say(refusal)), refusal.status
+        return render_template("new.html", **new_form(engine, values, names), message=say(refusal)), refusal.status
     return redirect(table_url("table.table", table), 303)
+
+
+def posted_form(engine) -> tuple[list[str], dict[str, str]]:
+    """The names and the form's values (each setting's, and how the table is seated) as posted."""
+    names = [n[:MAX_FIELD] for n in request.form.getlist("player")][: service.MAX_SEATS + 1]
+    values = {key: field(f"rule_{key}") for key in engine.settings}
+    return names, values | {"seating": field("seating"), "scribe": field("scribe")}
+
+
+def new_form(engine, values: dict[str, str], names: list[str]) -> dict:
+    """What the new-table form shows for the choices made so far: the settings that exist
+    under them (Railroad's laps only when Railroad is chosen), the settings others depend on
+    (choosing one asks for the form again), and a name field for every seat the choices make
+    (all of them for a game that seats any number), never dropping a name already typed."""
+    settings = engine.settings
+    rules = given(engine, values)
+    chosen = {setting.depends: rules.get(setting.depends, settings[setting.depends].default)
+              for setting in settings.values() if setting.depends}
+    seats = engine.seats(rules) if engine.seats else NAME_FIELDS
+    while names and not names[-1].strip():
+        names = names[:-1]
+    return {"engine": engine, "values": values, "names": names + [""] * (seats - len(names)),
+            "settings": [(key, setting) for key, setting in settings.items()
+                         if setting.offered and setting.applies(chosen)],
+            "asks_again": {setting.depends for setting in settings.values() if setting.depends}}
 
 
 def _check_seats(engine, rules: dict, names: list[str]) -> None:
@@ -77,6 +117,11 @@ def _check_seats(engine, rules: dict, names: list[str]) -> None:
         raise service.Refused("This form of %(game)s is for %(seats)s players, not %(count)s: choose "
                               "another form or leave names empty.", 400,
                               game=engine.title, seats=seats(rules), count=len(named))
+
+
+def given(engine, values: dict[str, str]) -> dict[str, str]:
+    """The settings the form gives, as typed (unchecked: what the form shows follows them)."""
+    return {key: values[key].strip() for key in engine.settings if values.get(key, "").strip()}
 
 
 def rules_from_form(engine, values: dict[str, str]) -> dict:

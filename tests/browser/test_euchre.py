@@ -287,3 +287,27 @@ def test_what_each_count_of_tricks_makes_reads_whole_on_a_small_german_phone(ser
         const word = s.getBoundingClientRect(), button = s.parentElement.getBoundingClientRect();
         return word.left < button.left || word.right > button.right || s.scrollWidth > s.clientWidth; }).map(s => s.textContent)""")
     assert spilled == []
+
+
+def test_the_new_table_form_follows_the_form_chosen(server, new_phone):
+    """Eight name fields and Railroad's laps and slam under every form: choosing a form now
+    shows its own settings and seats, and keeps the names already typed."""
+    host = new_phone()
+    host.goto(server.url + "/new/euchre")
+    names = host.locator("input[name=player]")
+    expect(names).to_have_count(4)
+    expect(host.locator("select[name=rule_laps]")).to_have_count(0)
+    names.nth(0).fill("Gus")
+    names.nth(1).fill("Hal")
+    host.get_by_text("Two-handed: two players").tap()
+    expect(names).to_have_count(2)
+    expect(names.nth(0)).to_have_value("Gus")
+    host.get_by_text("Railroad: partnership").tap()
+    expect(host.locator("select[name=rule_laps]")).to_be_visible()
+    expect(names).to_have_count(4)
+    expect(names.nth(1)).to_have_value("Hal")
+    names.nth(2).fill("Ida")
+    names.nth(3).fill("Jo")
+    host.click("text=Open the table")
+    host.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    expect(host.locator("#board")).to_contain_text("Gus")
