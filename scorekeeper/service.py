@@ -251,6 +251,8 @@ def write(db: sqlite_utils.Database, table: dict | None, who: Viewer | None,
                 if change.table is not None:
                     number = changed(db, change.table["id"], change.events[0] if len(change.events) == 1 else None,
                                      who.device if who else None, change.game_changed)
+                    if change.game_changed and change.table.get("imported"):
+                        _claimed_tables_changed(db, change.table["id"], who)
             # committed: the game as the entry left it is the fold the answer and the live
             # updates read (issue 26: not read again and its entry applied a second time)
             after = None
@@ -265,6 +267,15 @@ def write(db: sqlite_utils.Database, table: dict | None, who: Viewer | None,
         except Deferred as deferred:  # rolled back: the long check runs without the lock, then again
             deferred.check()
     raise AssertionError("the last attempt defers nothing")
+
+
+def _claimed_tables_changed(db: sqlite_utils.Database, table_id: int, who: Viewer | None) -> None:
+    """An imported game confirmed at another table changed at its own: that table's ledger (its
+    finished board's "evening so far", made once per change of it) no longer counts it, so the
+    table changes too, and its phones get the board again."""
+    for (claimed_at,) in db.execute("SELECT c.table_id FROM claims c JOIN games g ON g.id = c.game_id "
+                                    "WHERE g.table_id = ? AND c.status = 'confirmed'", [table_id]).fetchall():
+        changed(db, claimed_at, None, who.device if who else None)
 
 
 @dataclass(frozen=True)

@@ -467,3 +467,33 @@ def test_a_confirmed_game_counts_in_the_table_s_ledger(app, phone):
     ledger = service.ledger(db_of(app), service.by_join_token(db_of(app), token)["id"])
     assert ledger["currency"] == "USD" and ledger["claims"] == 1 and ledger["apart"] == 0
     assert "€" not in host.get(f"/t/{token}/history").get_data(as_text=True).split('id="claims"')[0]
+
+
+def test_a_confirmed_game_changed_at_its_own_table_leaves_the_finished_board_at_once(app, phone):
+    """The finished board's "evening so far" is made once per change of its table: a confirmed
+    game corrected at its own table was left out of the ledger, yet the board kept showing its
+    money until the table next changed. Its table changes with it now."""
+    from tests.test_web_tables import play_out
+
+    host = phone()
+    token = host.open_table("escalero", players=("Anna", "Ben"), stake="0.10")
+    seated = {name: phone() for name in ("Anna", "Ben")}
+    for name, device in seated.items():
+        device.join(token, name)
+    assert seated["Anna"].enter(token, {"type": "score", "column": 1, "row": "F", "value": 35}).status_code == 200
+    made = seated["Ben"].post("/import", {"text": json.dumps(SEED), "played_at": code_of(app, token)}, fetch=False)
+    imported = made.headers["Location"].split("/")[2]
+    play_out(seated["Anna"], seated["Ben"], token, app)
+    db = db_of(app)
+    table_id = service.by_join_token(db, token)["id"]
+    claim = service.claims_at(db, table_id)[0]
+    assert host.post(f"/t/{token}/claims/{claim.row['id']}", {"answer": "confirm"}).status_code == 303
+    evening = lambda: html.unescape(seated["Anna"].get(f"/t/{token}/board").get_data(as_text=True))
+    assert "The evening so far" in evening()
+    before = store.last_change(db, table_id)
+    played = service.load(db, service.current_game(db, service.by_join_token(db, imported)["id"]))
+    five = next(r.id for r, e in played.entries if e["player"] == "Anna" and e["row"] == "5")
+    assert seated["Ben"].write(f"/t/{imported}/correct", {"target": str(five),
+                                                          "event": json.dumps({"value": 20})}).status_code == 200
+    assert store.last_change(db, table_id) > before
+    assert "The evening so far" not in evening()  # this table's one game again
