@@ -847,8 +847,9 @@ def set_teams(db: sqlite_utils.Database, table: dict, who: Viewer, teams: Any, b
                 raise Refused("%(game)s with %(count)s players has no teams to draw.", 400,
                               game=engine.title, count=len(players))
             if draw not in offered:
-                raise Refused("%(game)s with %(count)s players is not drawn in teams of %(size)s.", 400,
-                              game=engine.title, count=len(players), size=draw)
+                # junk (a size no button sends) is 0: the sizes it is drawn in are what to say
+                raise Refused("%(game)s with %(count)s players is drawn in teams of %(sizes)s only.", 400,
+                              game=engine.title, count=len(players), sizes=Either(offered))
             chosen = draw_teams(players, draw)
         header = {**header, "players": players}
         if chosen:

@@ -332,10 +332,10 @@ def test_the_seat_list_offers_the_draws_the_engine_makes_and_no_other(app, phone
     assert tuple(int(size) for size in re.findall(r'"action": "draw", "size": (\d+)', html.unescape(seats))) == offered
     assert ("Draw pairs by lot" in seats) == (2 in offered)
     header = game_of(app, token).header
-    for size in (0, 1, 3, 4, 5):
+    for size in (0, 1, 3, 4, 5, "x", "-1", "9" * 20):  # junk: no button sends it
         if size not in offered:
             refused = host_says(host, token, "/teams", {"action": "draw", "size": str(size)})
-            said = "is not drawn in teams of %s" % size if offered else "with 4 players has no teams to draw"
+            said = "is drawn in teams of 2 only" if offered else "with 4 players has no teams to draw"
             assert refused.status_code == 400 and said in refused.get_data(as_text=True), size
             assert game_of(app, token).header == header
     if 2 in offered:
