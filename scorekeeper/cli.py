@@ -13,14 +13,18 @@ from . import SettingError, configured_app, create_app
 from .gamelog import LogError, parse_json, replay as replay_log
 
 
-class Unusable(NoAppException):
-    """The app cannot be made here — its instance folder, its database or a setting: one line
-    on stderr, exit status 2, like a refusal (every command used to end in a traceback)."""
+class Refusal(click.ClickException):
+    """A command refuses what it was asked: one line on stderr, exit status 2 (`fail`)."""
 
     exit_code = 2
 
     def show(self, file=None) -> None:
         click.echo(" ".join(self.format_message().split()), err=True)
+
+
+class Unusable(Refusal, NoAppException):
+    """The app cannot be made here — its instance folder, its database or a setting: a refusal
+    (every command used to end in a traceback)."""
 
 
 def load_app():

@@ -101,7 +101,7 @@ def test_a_second_server_on_a_port_in_use_says_so_and_starts_nothing(tmp_path):
         port = taken.getsockname()[1]
         done = scorekeeper("serve", "--host", "127.0.0.1", "--port", str(port), instance=tmp_path / "instance",
                            env={"SCOREKEEPER_REPLICA_URL": str(tmp_path / "replica")})
-    assert one_line(done, 1) == (f"Error: port {port} is in use on 127.0.0.1: another server (Scorekeeper already "
+    assert one_line(done) == (f"port {port} is in use on 127.0.0.1: another server (Scorekeeper already "
                                  f"running?) listens there; stop it, or choose another with --port")
     assert not (tmp_path / "instance" / "litestream.yml").exists() and not (tmp_path / "replica").exists()
 
@@ -148,7 +148,7 @@ def test_a_folder_replica_that_cannot_be_written_is_refused_at_the_start(tmp_pat
     (tmp_path / "a-file").write_text("")
     done = scorekeeper("serve", "--host", "127.0.0.1", "--port", str(free_port()), instance=tmp_path / "instance",
                        env={"SCOREKEEPER_REPLICA_URL": str(tmp_path / "a-file" / "replica")})
-    assert one_line(done, 1) == f"Error: REPLICA_URL {tmp_path / 'a-file' / 'replica'} cannot be written: Not a directory"
+    assert one_line(done) == f"REPLICA_URL {tmp_path / 'a-file' / 'replica'} cannot be written: Not a directory"
     assert not (tmp_path / "instance" / "litestream.yml").exists()
 
 

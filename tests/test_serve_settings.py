@@ -46,7 +46,8 @@ def test_serve_refuses_bad_settings_in_one_line(tmp_path, env, says):
     done = subprocess.run([sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1", "--port", str(port)],
                           env={**os.environ, "SCOREKEEPER_INSTANCE": str(tmp_path / "instance"), **env},
                           capture_output=True, text=True, timeout=60, cwd=ROOT)
-    assert done.returncode == 1 and says in done.stderr and "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == 2 and says in done.stderr and "Traceback" not in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and not done.stderr.startswith("Error:"), done.stderr
     assert not (tmp_path / "instance" / "litestream.yml").exists()
 
 
