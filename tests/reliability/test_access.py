@@ -27,9 +27,10 @@ from scorekeeper.web.security import CSP
 from tests.games import SUPPORT
 
 SECTION = "access"
-# POST routes any device may use with its CSRF token: opening a table, joining one, and
-# importing a game log (it opens a new table, hosted by the importing device)
-OPEN = {"pages.create", "pages.join_by_code", "table.join", "imports.import_log", "i18n.choose"}
+# POST routes any device may use with its CSRF token: opening a table (and asking for its form
+# again for the choices made: nothing written), joining one, and importing a game log (it opens
+# a new table, hosted by the importing device)
+OPEN = {"pages.create", "pages.new_again", "pages.join_by_code", "table.join", "imports.import_log", "i18n.choose"}
 F35 = {"type": "score", "column": 1, "row": "F", "value": 35}
 
 
@@ -196,6 +197,7 @@ def test_outsiders_cannot_write_where_the_host_can(app, phone, world, endpoint, 
 def test_every_state_changing_route_needs_the_sessions_csrf_token(app, phone, world, endpoint, figures):
     requests = requests_the_host_may_make(app, world)
     requests.update({"pages.create": ("/new/escalero", {"player": ["X", "Y"]}),
+                     "pages.new_again": ("/new/escalero/form", {"player": ["X", "Y"]}),
                      "pages.join_by_code": ("/join", {"code": "ZZZZZZ"}),
                      "i18n.choose": ("/language", {"lang": "de", "next": "/"}),
                      "table.join": (f"/t/{world['fresh']}/join", {"seat": seat_ids(app, world["fresh"])["Anna"]}),

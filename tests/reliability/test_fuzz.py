@@ -226,9 +226,9 @@ def route_strategies(game: str) -> dict:
         "table.let_in": form(answer=st.sampled_from(["yes", "no"]) | junk_text),
         "table.settings": form(approve_seats=st.sampled_from(["on", "off"]) | junk_text,
                                new_link=st.sampled_from(["yes", "no"]) | junk_text),
-        "pages.create": st.builds(lambda a, b: {**a, **b}, form(
+        **{endpoint: st.builds(lambda a, b: {**a, **b}, form(
             player=st.lists(junk_text, max_size=14), seating=st.sampled_from(["scribe", "players"]) | junk_text,
-            scribe=junk_text), rules_text),
+            scribe=junk_text), rules_text) for endpoint in ("pages.create", "pages.new_again")},
         "pages.join_by_code": form(code=junk_text | st.sampled_from(["abcdef", "ZZZZZZ", "A-B-C-D-E-F"])),
         "history.answer_claim": form(answer=st.sampled_from(["confirm", "dismiss"]) | junk_text),
         "imports.import_log": form(text=log_texts, log=log_texts.map(lambda text: ("upload", text)),
