@@ -278,7 +278,12 @@ def hand_line(played: service.Played, recorded: service.Recorded, event: dict | 
         defender = state.setup.player(event["defender_alone"]) if event.get("defender_alone") else None
         party, points = euchre.award(tricks, alone, defender is not None, state.form)
     except (RuleError, TypeError, ValueError):
-        return HandLine(redeal=False, maker=str(event.get("maker")), tricks=event.get("tricks"))
+        # a record this engine cannot read (its maker no player here): who and the tricks as stored
+        stored = event.get("maker")
+        tricks = event.get("tricks")
+        tricks = int(tricks) if (isinstance(tricks, int) and not isinstance(tricks, bool)) or (isinstance(tricks, str) and digits(tricks)) else None
+        return HandLine(redeal=False, maker=str(stored) if stored is not None else None, tricks=tricks,
+                        undone=undone, corrected=corrected)
     makers = state.setup.side_of(maker)
     team = makers if party is euchre.Party.MAKERS else next(s for s in state.setup.sides if s is not makers)
     scored = known[0].scored if known and isinstance(known[0], euchre.Hand) else (team.name,)

@@ -1,0 +1,50 @@
+"""Euchre's words as a phone in each language reads them (the words helper's tests): plurals
+and sentences rendered through Flask's client, the language chosen on the switcher."""
+
+import json
+import re
+
+import pytest
+
+from scorekeeper import service, store
+
+PLAYERS = ("Anna", "Ben", "Cleo", "Dora")
+
+
+def speaking(phone, lang):
+    device = phone()
+    device.post("/language", {"lang": lang}, fetch=False)
+    return device
+
+
+def history_lines(page):
+    """The history's rows as text, one a row."""
+    rows = re.findall(r'<li id="h\d+".*?</li>', page, re.S)
+    return [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", row)).strip() for row in rows]
+
+
+@pytest.mark.parametrize("lang, tricks, shown", [
+    ("en", 1, "Zed · 1 trick"), ("en", 2, "Zed · 2 tricks"),
+    ("de", 1, "Zed · 1 Stich"), ("de", 2, "Zed · 2 Stiche"),
+    ("pl", 1, "Zed · 1 lewa"), ("pl", 2, "Zed · 2 lewy"), ("pl", 5, "Zed · 5 lew"),
+    ("es", 1, "Zed · 1 baza"), ("es", 2, "Zed · 2 bazas"),
+])
+def test_a_hand_the_engine_can_no_longer_read_counts_its_tricks_in_the_phone_s_grammar(phone, app, lang, tricks,
+                                                                                     shown):
+    """An undone hand whose record the engine cannot read any more (its maker no player of
+    the table) is shown as it was stored: who and how many tricks, in the plural of the
+    language ("1 tricks" before)."""
+    host = speaking(phone, lang)
+    token = host.open_table("euchre", PLAYERS)
+    host.write(f"/t/{token}/euchre/hand", {"maker": "Anna", "tricks": "3"})
+    db = store.connect(app.config["DATABASE"])
+    game = service.current_game(db, service.by_join_token(db, token)["id"])
+    entry = db.execute("SELECT id FROM events WHERE game_id = ? AND kind = 'entry'", [game["id"]]).fetchone()[0]
+    assert host.write(f"/t/{token}/undo", {"target": str(entry)}).status_code == 200
+    db.execute("UPDATE events SET payload = ? WHERE id = ?",
+               [json.dumps({"type": "hand", "maker": "Zed", "tricks": tricks}), entry])
+    db.conn.commit()
+    app.extensions["scorekeeper.folds"].clear()  # the record as a later version of the server reads it
+    page = host.get(f"/t/{token}/history").get_data(as_text=True)
+    lines = [line for line in history_lines(page) if "Zed" in line]
+    assert lines and all(re.search(re.escape(shown) + r"(?!\w)", line) for line in lines), lines
