@@ -116,3 +116,28 @@ def test_offline_the_header_keeps_the_table_s_code_beside_the_sentence(server, n
     assert where["width"] >= anna.locator(".where b").first.bounding_box()["width"], (code, where)
     assert badge["y"] < where["y"] + where["height"] and badge["x"] + badge["width"] <= language["x"], (badge, language)
     anna.context.set_offline(False)
+
+
+@pytest.mark.parametrize("locale", ["de-AT", "en-GB"])
+def test_kaques_turned_sideways_shows_the_throw_s_choices_and_its_risk_whole(server, new_phone, locale):
+    """Sideways the throw's "throw again" and "fertisch!" were cut at the tray's foot (by 4 px,
+    and more once the keep made Grandmère) and the chance of Le Kaque stood under it: a scroll
+    inside the tray at every throw. From the fold of the pad to that chance all stand in view,
+    the first throw and the second (its keep a Grandmère, "undo" under it)."""
+    language = {"locale": locale, "extra_http_headers": {"Accept-Language": locale}}
+    link = open_table(new_phone(), server, "kaques", ("Anna", "Ben", "Cleo"))
+    anna = seat(new_phone, link, ("Anna",), ready="#tray", **SIDEWAYS, **language)["Anna"]
+    anna.locator(".kq-by-throw summary").tap()
+    for number, faces in enumerate(((1, 5, 2, 3, 4, 6), (2, 3, 2, 2)), 1):
+        for face in faces:
+            anna.locator(f'#tray .dice-pad [data-face="{face}"]').tap()
+        expect(anna.locator("[data-kq-risk]")).to_be_visible()
+        if number == 2:
+            expect(anna.locator("[data-kq-worth] .kq-chip")).to_be_visible()
+        tray = beside_the_board(anna)
+        inside = {"top": tray["y"] + 1, "bottom": tray["y"] + tray["height"] - 1}  # in its border
+        for part in (".kq-by-throw summary", "[data-kq-worth]", "[data-kq-again]", "[data-kq-stop]", "[data-kq-risk]"):
+            box = anna.locator(part).bounding_box()
+            assert box["y"] >= inside["top"] - 0.5 and box["y"] + box["height"] <= inside["bottom"] + 0.5, (number, part, box, tray)
+        if number == 1:
+            anna.locator("[data-kq-again]").tap()
