@@ -469,8 +469,8 @@ def test_numbers_and_money_in_the_locale(app):
         "en": ("1,234.5", "€1,234.50", "+€1.50", "10,000"),
         "de": ("1.234,5", "1.234,50\xa0€", "+1,50\xa0€", "10.000"),
         "de_AT": ("1.234,5", "€\xa01.234,50", "+€\xa01,50", "10.000"),
-        "pl": ("1\xa0234,5", "1\xa0234,50\xa0€", "+1,50\xa0€", "10\xa0000"),
-        "es": ("1.234,5", "1.234,50\xa0€", "+1,50\xa0€", "10.000"),
+        "pl": ("1234,5", "1234,50\xa0€", "+1,50\xa0€", "10\xa0000"),
+        "es": ("1234,5", "1234,50\xa0€", "+1,50\xa0€", "10.000"),
     }
     from flask_babel import force_locale
 
@@ -481,6 +481,29 @@ def test_numbers_and_money_in_the_locale(app):
                 assert i18n.money("1234.50", "EUR") == amount, locale
                 assert i18n.cents(150, "EUR", signed=True) == signed, locale
                 assert i18n.number(10000) == big, locale
+
+
+@pytest.mark.parametrize("locale, four, signed, five, amounts", [
+    ("en", "2,000", "+9,999", "12,345", ("€2,000.00", "-€1,500.50", "€10,000.00")),
+    ("de", "2.000", "+9.999", "12.345", ("2.000,00\xa0€", "-1.500,50\xa0€", "10.000,00\xa0€")),
+    ("pl", "2000", "+9999", "12\xa0345", ("2000,00\xa0€", "-1500,50\xa0€", "10\xa0000,00\xa0€")),
+    ("pl_PL", "2000", "+9999", "12\xa0345", ("2000,00\xa0€", "-1500,50\xa0€", "10\xa0000,00\xa0€")),
+    ("es", "2000", "+9999", "12.345", ("2000,00\xa0€", "-1500,50\xa0€", "10.000,00\xa0€")),
+    ("es_ES", "2000", "+9999", "12.345", ("2000,00\xa0€", "-1500,50\xa0€", "10.000,00\xa0€")),
+    ("es_MX", "2,000", "+9,999", "12,345", ("EUR2,000.00", "-EUR1,500.50", "EUR10,000.00")),
+])
+def test_four_digits_are_grouped_only_where_the_locale_groups_them(app, locale, four, signed, five, amounts):
+    """CLDR's minimumGroupingDigits, which Babel ignores: Spanish and Polish leave a number of
+    four digits whole (2000, 2000,00 €; "2.000" and "2 000" before) and group from five; the
+    Spanish of Latin America, English and German group four. Points and money alike, counted
+    as written: 9999.999 rounds to five digits."""
+    from flask_babel import force_locale
+
+    with app.test_request_context("/"), force_locale(locale):
+        assert (i18n.number(2000), i18n.number(9999, signed=True), i18n.number(12345)) == (four, signed, five)
+        assert (i18n.money("2000", "EUR"), i18n.money("-1500.5", "EUR"), i18n.money("9999.999", "EUR")) == amounts
+        assert i18n.cents(-150050) == amounts[1].replace("€", "").replace("EUR", "").strip("\xa0")
+        assert i18n.number(999) == "999" and i18n.number(-1000) == "-" + four.replace("2", "1", 1)
 
 
 def test_the_network_words_come_translated_in_the_page(client):

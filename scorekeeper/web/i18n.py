@@ -19,6 +19,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from babel import Locale, UnknownLocaleError
+from babel.core import get_global
 from babel.dates import format_date, format_datetime, format_time
 from babel.lists import format_list
 from babel.numbers import format_currency, format_decimal
@@ -201,6 +202,48 @@ def money(amount: Any, currency: str | None = None, signed: bool = False) -> str
     return _money(amount, currency, signed, str(get_locale()))
 
 
+# CLDR's minimumGroupingDigits where it is not 1, which Babel does not apply: Spanish and Polish
+# write 2000 and 2000,00 € (four digits are not grouped), and 12.000, 12 000 from five digits on;
+# Latin American Spanish (es_419, the parent of es_MX, es_AR…) groups from four as English does.
+# A locale takes the value of its nearest ancestor listed (es_ES that of es).
+MINIMUM_GROUPING_DIGITS = {"es": 2, "es_419": 1, "pl": 2}
+
+
+@lru_cache(maxsize=64)
+def minimum_grouping_digits(locale: str) -> int:
+    """CLDR's minimumGroupingDigits of a locale ('es_ES' -> 2, 'es_MX' -> 1, 'de_AT' -> 1)."""
+    parents = get_global("parent_exceptions")
+    tag: str | None = locale
+    while tag:
+        if tag in MINIMUM_GROUPING_DIGITS:
+            return MINIMUM_GROUPING_DIGITS[tag]
+        tag = parents.get(tag) or (tag.rsplit("_", 1)[0] if "_" in tag else None)
+    return 1
+
+
+def _grouped(write, locale: str) -> str:
+    """`write(group_separator)`'s text, grouped as the locale groups: a number whose whole part
+    has fewer digits than three plus the locale's minimum grouping digits is left ungrouped
+    (counted as written, after rounding: 9999.996 is '10 000,00 €' in Polish)."""
+    least = minimum_grouping_digits(locale)
+    if least > 1:
+        plain = write(False)
+        if _whole_digits(plain) < 3 + least:
+            return plain
+    return write(True)
+
+
+def _whole_digits(text: str) -> int:
+    """How many digits the first number of an ungrouped text has before its decimal mark."""
+    count = 0
+    for char in text:
+        if char.isdigit():
+            count += 1
+        elif count:
+            break
+    return count
+
+
 # Performance (bench/, issue 18): a board shows the same few numbers again and again (points,
 # money, column sums, clock times), and Babel takes tens of microseconds for each: each is
 # formatted once per process and locale
@@ -210,21 +253,24 @@ def _number(value: Any, signed: bool, locale: str) -> str:
     if isinstance(value, Fraction):
         value = Decimal(round_half_away(value * 100)) / 100
     with _digits(value):
-        text = format_decimal(value, locale=locale)
+        text = _grouped(lambda group: format_decimal(value, locale=locale, group_separator=group), locale)
     return f"+{text}" if signed and value > 0 else text
 
 
 @lru_cache(maxsize=8192, typed=True)
 def _money(amount: Any, currency: str | None, signed: bool, locale: str) -> str:
     value = Decimal(str(amount))
-    with _digits(value):
+
+    def write(group: bool) -> str:
         if currency:
             try:
-                text = format_currency(value, currency, locale=locale)
+                return format_currency(value, currency, locale=locale, group_separator=group)
             except (ValueError, KeyError):
-                text = f"{format_decimal(value, format='#,##0.00', locale=locale)} {currency}"
-        else:
-            text = format_decimal(value, format="#,##0.00", locale=locale)
+                return f"{format_decimal(value, format='#,##0.00', locale=locale, group_separator=group)} {currency}"
+        return format_decimal(value, format="#,##0.00", locale=locale, group_separator=group)
+
+    with _digits(value):
+        text = _grouped(write, locale)
     return f"+{text}" if signed and value > 0 else text
 
 
