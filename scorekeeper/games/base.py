@@ -352,7 +352,9 @@ class Statistics:
     `shown` names the figures in the order a page shows them, with their labels; each is a
     count summed over games unless `averages` makes it a total divided by a count or `best`
     the highest. `key` is the figure charted game by game, under `trend`; `note` explains
-    whose figures they are when that is not obvious."""
+    whose figures they are when that is not obvious. `points`, when a game's result points are
+    not what a player reads as its score (net points, settled against the others), words them
+    for the page's list of games: the result's points in, a Plural out."""
 
     count: Callable[[Any, dict], dict[str, dict[str, int]]] = lambda state, result: {}
     shown: Mapping[str, Text] = dataclass_field(default_factory=dict)
@@ -361,6 +363,7 @@ class Statistics:
     averages: Mapping[str, tuple[str, str]] = dataclass_field(default_factory=dict)
     best: frozenset[str] = frozenset()
     note: Text | None = None
+    points: Callable[[int], Text] | None = None
 
     def figure(self, key: str, counts: Mapping[str, int]) -> float | int | None:
         """One figure from a player's counts (summed over games).

@@ -19,6 +19,7 @@ from itertools import combinations_with_replacement
 from typing import Any, Mapping, Sequence
 
 from .base import (
+    Plural,
     RuleError,
     Setting,
     Setup,
@@ -510,9 +511,19 @@ def count_figures(state: State, result: Mapping[str, Any]) -> dict[str, dict[str
             for player in state.setup.players}
 
 
+def net_points(points: int) -> Text:
+    """A game's result points as a player's page lists them: the net the settlement counts
+    (`game_points`), not the card's total beside the average score.
+
+    >>> net_points(157), net_points(-1)
+    ('157 net points', '-1 net point')
+    """
+    return Plural("%(num)s net point", "%(num)s net points", abs(points), num=points)
+
+
 statistics = Statistics(
     count_figures,
     {"average_score": Text("Average score"), "best_score": Text("Best score"), "yatzies": Text("Yatzies"),
      "bonuses": Text("Upper bonuses")},
     key="average_score", trend=Text("Score, game by game"),
-    averages={"average_score": ("score_points", "cards")}, best=frozenset({"best_score"}))
+    averages={"average_score": ("score_points", "cards")}, best=frozenset({"best_score"}), points=net_points)
