@@ -102,6 +102,24 @@ def test_a_zoomed_page_keeps_every_face_and_thrown_die_on_the_screen(server, new
         assert option["y"] + option["height"] <= tray["y"] + tray["height"]
 
 
+@pytest.mark.parametrize("locale", ["en-GB", "de-AT", "pl-PL"])
+def test_escalero_s_options_stand_in_the_tray_at_200_percent(server, new_phone, locale):
+    """At 200 % the turn line, the six faces, the five dice, "served" and the options took 310 px
+    of a tray 259 high: the options scrolled inside it. Five dice tapped, the faces give their
+    room to the options; the turn line is two lines in German too."""
+    anna = seated(new_phone, server, "escalero", ("Anna", "Ben"), **zoomed(2.0),
+                  locale=locale, extra_http_headers={"Accept-Language": locale})
+    anna.wait_for_selector("#tray .faces")
+    tap_dice(anna, "44422")
+    anna.wait_for_selector("#tray .tray-options button.option")
+    assert anna.evaluate("(t => t.scrollHeight <= t.clientHeight)(document.querySelector('#tray'))")
+    tray, option = anna.locator("#tray").bounding_box(), anna.locator("#tray .option").first.bounding_box()
+    assert option["y"] + option["height"] <= tray["y"] + tray["height"], (option, tray)
+    assert inside_the_screen(anna, "#tray .thrown .die, #tray .served") == []
+    anna.click("#tray .thrown [data-take='4']")  # one taken back: the faces are there again
+    expect(anna.locator("#tray .faces [data-face='6']")).to_be_visible()
+
+
 @pytest.mark.parametrize("context", [zoomed(1.5), zoomed(2.0), zoomed(1.5, 320, 568), {"viewport": {"width": 320, "height": 568}}],
                          ids=["150%", "200%", "320x568 at 150%", "320x568"])
 def test_the_header_shows_the_table_code_whole(server, new_phone, context):
