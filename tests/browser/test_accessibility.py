@@ -120,6 +120,27 @@ def test_escalero_s_options_stand_in_the_tray_at_200_percent(server, new_phone, 
     expect(anna.locator("#tray .faces [data-face='6']")).to_be_visible()
 
 
+@pytest.mark.parametrize("locale", ["en-GB", "de-AT", "pl-PL"])
+def test_yatzy_s_open_boxes_stand_in_the_tray_at_150_percent(server, new_phone, locale):
+    """At 150 % the fifteen open boxes of a first turn stood two to a row, eight rows, and
+    scrolled inside the tray; three to a row they are all in view, no name broken mid-word."""
+    cleo = seated(new_phone, server, "yatzy", ("Cleo", "Dan"), name="Cleo", host_rules={"form": "scandinavian"},
+                  **zoomed(1.5), locale=locale, extra_http_headers={"Accept-Language": locale})
+    cleo.wait_for_selector("#tray .faces")
+    tap_dice(cleo, "66655")
+    expect(cleo.locator("#tray .tray-options .option")).to_have_count(15)
+    assert cleo.evaluate("(t => t.scrollHeight <= t.clientHeight)(document.querySelector('#tray'))")
+    tray = cleo.locator("#tray").bounding_box()
+    for option in cleo.locator("#tray .tray-options .option").all():
+        box = option.bounding_box()
+        assert box["y"] >= tray["y"] and box["y"] + box["height"] <= tray["y"] + tray["height"], (option.inner_text(), box, tray)
+    broken = cleo.evaluate("""() => [...document.querySelectorAll('#tray .option small')].filter((name) => {
+        const range = document.createRange(); range.selectNodeContents(name);
+        return range.getClientRects().length > name.textContent.trim().split(/\\s+/).length; }).map((name) => name.textContent)""")
+    assert broken == []
+    assert inside_the_screen(cleo, "#tray .option") == []
+
+
 @pytest.mark.parametrize("context", [zoomed(1.5), zoomed(2.0), zoomed(1.5, 320, 568), {"viewport": {"width": 320, "height": 568}}],
                          ids=["150%", "200%", "320x568 at 150%", "320x568"])
 def test_the_header_shows_the_table_code_whole(server, new_phone, context):
