@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
-from typing import Any, Iterable, Mapping
+from typing import Any, Collection, Iterable, Mapping
 
 from .base import (
     Both,
@@ -267,16 +267,22 @@ class Counts:
 COUNT_NAMES = tuple(f.name for f in fields(Counts))
 
 
+def teams_of(setup: Setup) -> frozenset[str]:
+    """The sides of more than one player: the words say "they" of them."""
+    return frozenset(side.name for side in setup.sides if len(side.members) > 1)
+
+
 LEFTOVER_ODD = Text("leftover must be 10, 25, 40 or 55, not %(leftover)s: some capture did not sum to 15 "
                     "(record it in false_captures)").template
 
 
 def deck_problems(counts: Mapping[str, Counts], leftover: int | None = None,
-                  false_capture: bool = False) -> list[Text]:
+                  false_capture: bool = False, teams: Collection[str] = ()) -> list[Text]:
     """Every way the counts do not fit a 40-card deck, in words; empty when they fit.
 
     The leftover check is skipped when a false capture was recorded: then the cards on
-    the table need not sum to anything in particular.
+    the table need not sum to anything in particular. A side named in `teams` (more than one
+    player) is "they": "Anna & Cleo have", not one player's "has", in every language.
 
     >>> deck_problems({"Anna": Counts(24, 7, 3, True, 2), "Ben": Counts(14, 3, 1, False)})
     ['cards add up to 38, but the deck has 40 — 2 missing']
@@ -296,26 +302,37 @@ def deck_problems(counts: Mapping[str, Counts], leftover: int | None = None,
     elif len(holders) > 2:
         problems.append(Text("%(sides)s all have the seven of coins — only one side can", sides=Both(holders)))
     for name, side in counts.items():
+        team = name in teams
         if side.seven_of_coins and side.coins < 1:
-            problems.append(Text("%(side)s has the seven of coins, so at least 1 coin, not 0", side=name))
+            problems.append(Text("%(side)s have the seven of coins, so at least 1 coin, not 0", side=name) if team
+                            else Text("%(side)s has the seven of coins, so at least 1 coin, not 0", side=name))
         if side.seven_of_coins and side.sevens < 1:
-            problems.append(Text("%(side)s has the seven of coins, so at least 1 seven, not 0", side=name))
+            problems.append(Text("%(side)s have the seven of coins, so at least 1 seven, not 0", side=name) if team
+                            else Text("%(side)s has the seven of coins, so at least 1 seven, not 0", side=name))
         distinct = side.coins + side.sevens - (1 if side.seven_of_coins else 0)
         if distinct > side.cards:
             values = dict(side=name, coins=_coins(side.coins), sevens=_sevens(side.sevens), distinct=distinct,
                           cards=_cards_of(side.cards), short=distinct - side.cards)
-            if side.seven_of_coins:
+            if side.seven_of_coins and team:
+                problems.append(Text("%(side)s have %(coins)s and %(sevens)s, %(distinct)s different cards "
+                                     "(the seven of coins is both), but only %(cards)s — %(short)s short", **values))
+            elif side.seven_of_coins:
                 problems.append(Text("%(side)s has %(coins)s and %(sevens)s, %(distinct)s different cards "
                                      "(the seven of coins is both), but only %(cards)s — %(short)s short", **values))
+            elif team:
+                problems.append(Text("%(side)s have %(coins)s and %(sevens)s, %(distinct)s different cards, "
+                                     "but only %(cards)s — %(short)s short", **values))
             else:
                 problems.append(Text("%(side)s has %(coins)s and %(sevens)s, %(distinct)s different cards, "
                                      "but only %(cards)s — %(short)s short", **values))
         if 2 * side.escobas > side.cards:
             # an escoba takes the played card and at least one from the table
-            problems.append(Text("%(side)s has %(escobas)s, at least %(least)s cards, but only %(cards)s "
-                                 "— %(short)s short", side=name, escobas=_escobas(side.escobas),
-                                 least=2 * side.escobas, cards=_cards_of(side.cards),
-                                 short=2 * side.escobas - side.cards))
+            values = dict(side=name, escobas=_escobas(side.escobas), least=2 * side.escobas,
+                          cards=_cards_of(side.cards), short=2 * side.escobas - side.cards)
+            problems.append(Text("%(side)s have %(escobas)s, at least %(least)s cards, but only %(cards)s "
+                                 "— %(short)s short", **values) if team else
+                            Text("%(side)s has %(escobas)s, at least %(least)s cards, but only %(cards)s "
+                                 "— %(short)s short", **values))
     if leftover is not None and not false_capture and leftover not in LEFTOVERS:
         problems.append(Text(LEFTOVER_ODD, leftover=leftover))
     return problems
@@ -588,7 +605,7 @@ def verify_round(state: State, event: Mapping[str, Any]) -> Round:
         except ValueError:
             raise RuleError("leftover must be a whole number, 0 or more, not %(value)s",
                             value=describe(leftover)) from None
-    problems = deck_problems(counts, leftover, bool(false_captures))
+    problems = deck_problems(counts, leftover, bool(false_captures), teams_of(state.setup))
     if problems:
         raise RuleError(problems[0])
     return Round(counts, false_captures, leftover, score_round(counts, false_captures))

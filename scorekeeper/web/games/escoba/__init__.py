@@ -172,7 +172,7 @@ def read_form(state: escoba.State, args: Mapping[str, str]) -> RoundForm:
     if str(args.get("leftover", "") or "").strip():
         leftover = number("leftover", None, 220)
     taken = {what: sum(getattr(c, what) for c in list(counts.values())[:-1]) for what in DECK}
-    checks = escoba.deck_problems(counts, leftover, bool(false_captures))
+    checks = escoba.deck_problems(counts, leftover, bool(false_captures), escoba.teams_of(state.setup))
     if seven is None:
         checks = [NO_SEVEN] + [p for p in checks if p != escoba.NO_SEVEN_OF_COINS]
     for what, deck in DECK.items():

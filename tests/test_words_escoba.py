@@ -1,0 +1,77 @@
+"""Escoba's words as a phone in each language reads them (the words helper's tests): a team is
+"they", never one player's verb; rendered through Flask's client, the language chosen on the
+switcher."""
+
+import html
+import re
+
+import pytest
+
+from scorekeeper import service, store
+from scorekeeper.games import escoba
+
+
+def speaking(phone, lang):
+    device = phone()
+    device.post("/language", {"lang": lang}, fetch=False)
+    return device
+
+
+def problems(page):
+    box = re.search(r'<ul class="problems"[^>]*>(.*?)</ul>', page, re.S)
+    return [html.unescape(p) for p in re.findall(r"<li>(.*?)</li>", box.group(1), re.S)] if box else []
+
+
+def rest_of_the_deck(page):
+    legend = re.search(r'<fieldset class="pile last">\s*<legend>(.*?)</legend>', page, re.S).group(1)
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", "", legend))).strip()
+
+
+def teams_table(phone, app, lang):
+    """Four at an Escoba table, the pairs drawn; the host's phone in `lang`: (host, token, pairs)."""
+    host = speaking(phone, lang)
+    token = host.open_table("escoba", ("Anna", "Ben", "Cleo", "Dora"))
+    assert host.write(f"/t/{token}/teams", {"action": "draw"}).status_code == 200
+    db = store.connect(app.config["DATABASE"])
+    played = service.load(db, service.current_game(db, service.by_join_token(db, token)["id"]))
+    return host, token, [side.name for side in played.state.setup.sides]
+
+
+VERBS = {  # what a pair does in the round form, and its refusals, in each language
+    "en": ("{b} have the rest of the deck", "{a} have 4 coins and 2 sevens, 5 different cards (the seven of coins is "
+           "both), but only 3 cards — 2 short", "{a} have 2 escobas, at least 4 cards, but only 3 cards — 1 short"),
+    "de": ("{b} haben den Rest vom Deck", "{a} haben 4 Münzen und 2 Siebenen, also 5 verschiedene Karten (die "
+           "Münz-Sieben ist beides), aber nur 3 Karten — 2 zu wenig",
+           "{a} haben 2 Escobas, also mindestens 4 Karten, aber nur 3 Karten — 1 zu wenig"),
+    "es": ("{b} se quedan con el resto de la baraja", "{a} tienen 4 oros y 2 sietes, 5 cartas distintas (el siete "
+           "de oros cuenta para las dos cosas), pero solo 3 cartas: 2 de menos",
+           "{a} tienen 2 escobas, o sea al menos 4 cartas, pero solo 3 cartas: 1 de menos"),
+    "pl": ("{b} mają resztę talii", "{a}: 4 monety i 2 siódemki (złota siódemka liczy się do obu), czyli różnych "
+           "kart 5, ale w stosie tylko 3 karty — brakuje 2",
+           "{a}: 2 escoby, czyli kart co najmniej 4, ale w stosie tylko 3 karty — brakuje 1"),
+}
+
+
+@pytest.mark.parametrize("lang", list(VERBS))
+def test_a_pair_in_the_round_form_takes_the_verb_of_two(phone, app, lang):
+    """Four in two pairs: the round form read "Dora & Ben has the rest of the deck" ("hat den
+    Rest", "se queda con el resto") and refused "Anna & Cleo has 4 coins…" ("hat", "tiene"),
+    one player's verb for two; a pair has, hat, tiene no more."""
+    host, token, (first, last) = teams_table(phone, app, lang)
+    rest, coins, escobas = (text.format(a=first, b=last) for text in VERBS[lang])
+    response = host.client.get(f"/t/{token}/tray", query_string={"round": "1", "c0": "3", "o0": "4", "s0": "2",
+                                                                 "e0": "2", "seven": "0"},
+                               headers={"HX-Request": "true"})
+    page = response.get_data(as_text=True)
+    assert rest_of_the_deck(page) == rest
+    assert problems(page) == [coins, escobas]
+
+
+def test_the_engine_refuses_a_pair_s_counts_with_the_verb_of_two():
+    """The same refusals from the engine (a log imported, a round sent as JSON)."""
+    counts = {"Anna & Cleo": escoba.Counts(3, 4, 2, True, 2), "Ben & Dora": escoba.Counts(37, 6, 2, False)}
+    assert [str(p) for p in escoba.deck_problems(counts, teams={"Anna & Cleo", "Ben & Dora"})] == [
+        "Anna & Cleo have 4 coins and 2 sevens, 5 different cards (the seven of coins is both), but only 3 cards "
+        "— 2 short", "Anna & Cleo have 2 escobas, at least 4 cards, but only 3 cards — 1 short"]
+    assert [str(p) for p in escoba.deck_problems({"Anna": escoba.Counts(3, 4, 2, True, 2),
+                                                  "Ben": escoba.Counts(37, 6, 2, False)})][0].startswith("Anna has")
