@@ -48,3 +48,21 @@ def test_a_hand_the_engine_can_no_longer_read_counts_its_tricks_in_the_phone_s_g
     page = host.get(f"/t/{token}/history").get_data(as_text=True)
     lines = [line for line in history_lines(page) if "Zed" in line]
     assert lines and all(re.search(re.escape(shown) + r"(?!\w)", line) for line in lines), lines
+
+
+def label_of_lone_hands(tray):
+    found = re.search(r'<p class="label">(.*?)</p>\s*<div class="lone-row">', tray, re.S)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", found.group(1))).strip()
+
+
+@pytest.mark.parametrize("lang, shown", [
+    ("en", "Went alone — only if someone did"), ("de", "Allein gespielt — nur, wenn es jemand tat"),
+    ("pl", "Solo — tylko jeśli ktoś tak grał"), ("es", "Jugó solo — solo si alguien lo hizo"),
+])
+def test_the_lone_hand_row_says_when_to_tap_it_in_a_whole_sentence(phone, lang, shown):
+    """The tray's row for a lone hand, once trump's maker is tapped: the German read "Allein
+    gespielt — nur falls jemand" ("only if someone"), its sentence cut short."""
+    host = speaking(phone, lang)
+    token = host.open_table("euchre", PLAYERS)
+    host.join(token, "Anna")
+    assert label_of_lone_hands(host.tray(token, {"maker": "Anna"})) == shown
