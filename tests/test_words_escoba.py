@@ -75,3 +75,23 @@ def test_the_engine_refuses_a_pair_s_counts_with_the_verb_of_two():
         "— 2 short", "Anna & Cleo have 2 escobas, at least 4 cards, but only 3 cards — 1 short"]
     assert [str(p) for p in escoba.deck_problems({"Anna": escoba.Counts(3, 4, 2, True, 2),
                                                   "Ben": escoba.Counts(37, 6, 2, False)})][0].startswith("Anna has")
+
+
+@pytest.mark.parametrize("lang, seats, four, six", [
+    ("en", "Seats", "the host draws them by lot in the seat list", "the host draws either by lot in the seat list"),
+    ("de", "Plätze", "in der Platzliste aus", "in der Platzliste"),
+    ("es", "Asientos", "el anfitrión las sortea en la lista de asientos",
+     "el anfitrión sortea lo uno o lo otro en la lista de asientos"),
+    ("pl", "Miejsca", "na liście miejsc", "na liście miejsc"),
+])
+def test_the_waiting_card_names_the_seat_list_as_its_heading_does(phone, lang, seats, four, six):
+    """Four or six waiting for their teams are sent to the seat list to draw them: the Spanish
+    card said "la lista de sitios" of a list headed "Asientos"."""
+    for players, sentence in ((("Anna", "Ben", "Cleo", "Dora"), four),
+                              (("Anna", "Ben", "Cleo", "Dora", "Eve", "Finn"), six)):
+        host = speaking(phone, lang)
+        token = host.open_table("escoba", players)
+        page = html.unescape(host.get(f"/t/{token}").get_data(as_text=True))
+        assert f"<summary>{seats}</summary>" in page
+        waiting = re.search(r'<section class="card waiting">(.*?)</section>', page, re.S).group(1)
+        assert sentence in waiting, waiting
