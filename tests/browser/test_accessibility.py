@@ -177,6 +177,26 @@ def test_escoba_s_names_and_labels_read_whole_on_a_zoomed_page(server, new_phone
     assert broken == []
 
 
+@pytest.mark.parametrize("zoom", [1.5, 2.0])
+def test_escoba_s_steppers_stand_inside_their_piles_on_a_zoomed_page(server, new_phone, zoom):
+    """At 200 % a stepper (−, the count, +) was 173 px wide in a pile of 142: its "+" stood 12 px
+    past the screen's edge. Every step and count inside its pile, the count readable."""
+    anna = seated(new_phone, server, "escoba", ("Anna", "Ben"), **zoomed(zoom))
+    anna.wait_for_selector("[data-open-round]")
+    anna.click("[data-open-round]")
+    anna.wait_for_selector("#tray .escoba-form")
+    anna.fill("#esc-c0", "40")
+    outside = anna.evaluate("""() => [...document.querySelectorAll('#tray fieldset .stepper')].flatMap((stepper) => {
+        const pile = stepper.closest('fieldset').getBoundingClientRect();
+        return [...stepper.children].map((part) => part.getBoundingClientRect())
+            .filter((box) => box.left < pile.left || box.right > pile.right - 1)
+            .map((box) => [Math.round(box.left), Math.round(box.right), Math.round(pile.left), Math.round(pile.right)]); })""")
+    assert outside == []
+    assert inside_the_screen(anna, "#tray .stepper .step, #tray .stepper input") == []
+    assert anna.eval_on_selector("#esc-c0", "input => input.scrollWidth <= input.clientWidth")
+    assert anna.evaluate("document.documentElement.scrollWidth") <= anna.viewport_size["width"]
+
+
 # --- screen readers -----------------------------------------------------------------------------
 
 
