@@ -260,3 +260,26 @@ def test_the_seat_list_the_host_opened_stays_open_as_a_phone_sits_down(server, n
     friend.click("#join button:has-text('Add me')")
     expect(host.locator("#seats")).to_contain_text("Cleo")
     expect(host.locator("#seats")).to_have_attribute("open", "")
+
+
+def test_a_scribe_s_options_stand_in_view_on_a_small_phone_before_sitting(server, new_phone):
+    """320×568, a host who keeps score and does not play: before the first entry the names to
+    sit down by stand above a tray of 45 % of the screen, and five dice tapped there for Anna put
+    the options under the tray's fold, a scroll inside it. The faces (no sixth die) make room."""
+    host = new_phone(viewport={"width": 320, "height": 568})
+    host.goto(server.url + "/new/escalero")
+    for i, name in enumerate(("Anna", "Ben", "Cleo", "Dora")):
+        host.fill(f"input[name=player] >> nth={i}", name)
+    host.check("[name=seating][value=scribe]")
+    host.fill("[name=scribe]", "Sam")
+    host.click("button.big.primary")
+    host.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    expect(host.locator("#join button:has-text('Sam')")).to_be_visible()
+    for face in "44422":
+        host.click(f"#tray .faces [data-face='{face}']")
+    host.wait_for_selector("#tray .tray-options button.option")
+    assert host.evaluate("(t => t.scrollHeight <= t.clientHeight)(document.querySelector('#tray'))")
+    tray, option = host.locator("#tray").bounding_box(), host.locator("#tray .option").first.bounding_box()
+    assert option["y"] + option["height"] <= tray["y"] + tray["height"], (option, tray)
+    expect(host.locator("#join")).to_be_visible()  # the names stay above it
+    assert host.locator("#join button").first.bounding_box()["y"] < tray["y"]
