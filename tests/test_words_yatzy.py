@@ -41,3 +41,17 @@ def test_a_player_s_page_says_the_points_of_a_game_are_net_not_the_card(phone, l
         assert 'data-figure="average_score"' in page
         lines = [text(span) for span in re.findall(r'<span class="points">(.*?)</span>', page, re.S)]
         assert lines == [shown], (name, lines)
+
+
+@pytest.fixture
+def polish(phone):
+    return speaking(phone, "pl")
+
+
+def test_the_polish_rules_write_what_the_dice_are_worth(polish):
+    """The Polish rules page told a player to write "ile kości są w nim warte" ("how many dice
+    are worth in it"); what the dice are worth in the box reads "ile są w nim warte kości"."""
+    page = html.unescape(polish.get("/rules/yatzy").get_data(as_text=True))
+    text = re.sub(r"\s+", " ", page)
+    assert "wybierz puste pole swojej karty i wpisz, ile są w nim warte kości." in text
+    assert "ile kości są" not in text
