@@ -72,6 +72,7 @@ class Write:
         self.events: list[int] = []  # the events this change appended
         self.kinds: list[str] = []  # and their kinds (metrics, once committed)
         self.game_changed = False  # the game's events, draft, header or a new game (see `stale_refusal`)
+        self.new_game = False  # a new game began (a rematch): no form of the game before is good for it
         # the entry this change appended, with the game before it and the state it made, when
         # nothing followed it: the game it leaves is kept in the fold cache once the change
         # commits, for its answer and live updates (made then, not holding the write lock)
@@ -249,8 +250,10 @@ def write(db: sqlite_utils.Database, table: dict | None, who: Viewer | None,
                 change = Write(db, table, who, key, may_defer=attempt < WRITE_ATTEMPTS - 1)
                 answer = work(change)
                 if change.table is not None:
+                    # a new game is noted as such (2): a form of the game before it is stale for
+                    # every phone, the one that started it too (`stale_refusal`)
                     number = changed(db, change.table["id"], change.events[0] if len(change.events) == 1 else None,
-                                     who.device if who else None, change.game_changed)
+                                     who.device if who else None, NEW_GAME if change.new_game else change.game_changed)
                     if change.game_changed and change.table.get("imported"):
                         _claimed_tables_changed(db, change.table["id"], who)
             # committed: the game as the entry left it is the fold the answer and the live
@@ -289,6 +292,7 @@ class Committed:
     played: Played | None  # the game as it left it, when the write kept it (one entry)
 
 
+NEW_GAME = 2  # `changes.game` of a change that began a new game (1: one that changed the game)
 STEP_KEYS_KEPT = 24 * 3600  # seconds a step's key answers its retries: past an evening's play
 WRITE_ATTEMPTS = 3  # a write whose long check was made outside the lock (`Deferred`) is tried again
 
@@ -311,15 +315,21 @@ def stale_refusal(db: sqlite_utils.Database, table: dict, who: Viewer | None, bo
     the game since — an entry, an undo or correction, a step of a turn, the teams, a new game
     — the write is refused and says what happened, instead of counting twice or landing on
     the next turn. This phone's own changes since do not count (quick taps, an offline queue:
-    its idempotency keys keep a retry from counting twice). None: the write may go on."""
+    its idempotency keys keep a retry from counting twice) — but a new game since is, whoever
+    started it: a form of a finished game (a page kept open, the back button) wrote into the
+    rematch. None: the write may go on."""
     if not isinstance(board, int) or isinstance(board, bool) or board < 0:
         return Refused("This does not say which board it was made on: reload the page and try again.", 400)
-    rows = db.execute("SELECT e.kind, e.by, e.device FROM changes c LEFT JOIN events e ON e.id = c.event_id "
-                      "WHERE c.table_id = ? AND c.id > ? AND c.game = 1 AND coalesce(c.device, '') != ? "
-                      "ORDER BY c.id DESC LIMIT 1", [table["id"], board, who.device if who else ""]).fetchall()
+    rows = db.execute("SELECT e.kind, e.by, e.device, c.game FROM changes c LEFT JOIN events e ON e.id = c.event_id "
+                      "WHERE c.table_id = ? AND c.id > ? "
+                      "AND (c.game = ? OR (c.game = 1 AND coalesce(c.device, '') != ?)) "
+                      "ORDER BY c.game = ? DESC, c.id DESC LIMIT 1",
+                      [table["id"], board, NEW_GAME, who.device if who else "", NEW_GAME]).fetchall()
     if not rows:
         return None
-    kind, by, device = rows[0]
+    kind, by, device, game = rows[0]
+    if game == NEW_GAME:
+        return Refused("A new game has started since: check the board. Nothing was changed.")
     if kind == "entry" and not adds:  # an undo or a correction: "nothing was added" was no answer to it
         if by:
             return Refused("%(name)s entered a result meanwhile: check the board. Nothing was changed.",
@@ -913,7 +923,7 @@ def rematch(db: sqlite_utils.Database, table: dict, who: Viewer, board: Any = ..
         header.pop("teams", None)
         if teams:
             header["teams"] = teams
-        change.game_changed = True
+        change.game_changed = change.new_game = True
         change.db["games"].insert({"table_id": table["id"], "number": change.game["number"] + 1,
                                    "game": change.game["game"], "header": json.dumps(header),
                                    "created_at": now()})

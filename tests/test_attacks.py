@@ -1,0 +1,60 @@
+"""Attacks at the table and from the internet: a stranger without a cookie, a phone with no
+seat, a seated player, a phone the host removed that keeps its cookie and an old page, the
+host, and a phone replaying an old form. Each test is one fault found by trying them: it was
+a 500, half a write, a write by someone not allowed, another table's data, or an answer
+without words; now it is refused in words a player reads and the table is as it was."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from scorekeeper import service, store
+
+
+def table_state(app, token) -> tuple:
+    """Everything a refused request must leave as it was: the table's events, games and seats,
+    and its last change (what the live streams send)."""
+    db = store.connect(app.config["DATABASE"], app.extensions["scorekeeper.folds"])
+    table = service.by_join_token(db, token)
+    conn = sqlite3.connect(app.config["DATABASE"])
+    try:
+        rows = tuple(tuple(conn.execute(sql, [table["id"]]).fetchall()) for sql in (
+            "SELECT e.* FROM events e JOIN games g ON g.id = e.game_id WHERE g.table_id = ? ORDER BY e.id",
+            "SELECT * FROM games WHERE table_id = ? ORDER BY id",
+            "SELECT * FROM seats WHERE table_id = ? ORDER BY id"))
+    finally:
+        conn.close()
+    return rows, store.last_change(db, table["id"])
+
+
+def said(response) -> str:
+    return response.get_data(as_text=True)
+
+
+def test_a_form_of_a_finished_game_does_not_write_into_the_rematch(app, phone):
+    """Anna banks the turn that wins a Jaques le Kaques race to 50 and starts the rematch
+    herself; a page of hers still showing the first game (another tab, the back button) then
+    sends a turn of 100 made on that game's board. It was written into the rematch as its
+    first turn (her own changes since that board never counted as stale), and won the new
+    game at once. A new game makes every form of the game before it stale, whoever started it:
+    refused in words, nothing written."""
+    host = phone()
+    token = host.open_table(game="kaques", players=("Anna", "Ben"), target=50)
+    anna = phone()
+    anna.join(token, "Anna")
+    phone().join(token, "Ben")
+    before_the_end = anna.board_change(token)
+    assert anna.enter(token, {"type": "turn", "player": "Anna", "points": 50}).status_code == 200
+    finished = anna.board_change(token)
+    assert anna.write(f"/t/{token}/rematch").status_code == 200
+    state = table_state(app, token)
+    for change in (before_the_end, finished):
+        old_page = anna.post(f"/t/{token}/kaques/turn", {"action": "total", "points": "100", "change": change,
+                                                         "idem": f"old-{change}"})
+        assert old_page.status_code == 409
+        assert "A new game has started since: check the board. Nothing was changed." in said(old_page)
+        old_entry = anna.enter(token, {"type": "turn", "player": "Anna", "points": 100}, change=change)
+        assert old_entry.status_code == 409 and "A new game has started since" in said(old_entry)
+        assert table_state(app, token) == state
+    # the page she reloads writes into the rematch as ever
+    assert anna.enter(token, {"type": "turn", "player": "Anna", "points": 100}).status_code == 200
