@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import open_table, seat, sit
+from .conftest import enter_for_all, open_table, seat, sit
 
 SHOTS = os.environ.get("EUCHRE_SHOTS")  # a folder: keep screenshots of the screens
 
@@ -311,3 +311,31 @@ def test_the_new_table_form_follows_the_form_chosen(server, new_phone):
     host.click("text=Open the table")
     host.wait_for_url(re.compile(r"/t/[\w-]+$"))
     expect(host.locator("#board")).to_contain_text("Gus")
+
+
+@pytest.mark.parametrize("width", [360, 320])
+def test_the_end_of_a_three_handed_game_keeps_each_name_s_words_whole(server, new_phone, width):
+    """The figures at the end of a three-handed game gave each name a fifth of a 360 px phone
+    beside the figures' labels: "Bartholomew" broke letter by letter ("Barthol" over "omew"). Each
+    figure's label stands over its numbers now, the names share the width, wrap at their spaces
+    and a word too long for its column ends in an ellipsis; a number is one line."""
+    names = ("Bartholomew", "Maximiliane", "Wolfgang Amadeus")
+    host = new_phone(viewport={"width": width, "height": 740})
+    link = open_form(host, server, names, "three-handed")
+    enter_for_all(host, link.rsplit("/", 1)[-1], [{"type": "hand", "maker": names[0], "tricks": 5}] * 4)
+    host.reload()
+    host.wait_for_selector("#board .settle .euchre-stats")
+    cells = host.locator("#board .euchre-stats").evaluate("""table => [...table.querySelectorAll('th, td')].map((cell) => {
+        const range = document.createRange(); range.selectNodeContents(cell);
+        return {text: cell.textContent.trim(), lines: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size,
+                cut: cell.scrollWidth > cell.clientWidth, ellipsis: getComputedStyle(cell).textOverflow === 'ellipsis'}; })""")
+    heads = [cell for cell in cells if cell["text"] in names]
+    assert len(heads) == 3
+    for cell in cells:
+        assert cell["lines"] <= len(cell["text"].split()), cell  # never a line inside a word
+        assert not cell["cut"] or cell["ellipsis"], cell
+    if width == 360:
+        assert not any(cell["cut"] for cell in heads), heads  # whole at 360
+    numbers = [cell for cell in cells if cell["text"].isdigit()]
+    assert numbers and all(cell["lines"] == 1 and not cell["cut"] for cell in numbers), numbers
+    assert host.evaluate("document.documentElement.scrollWidth") <= width
