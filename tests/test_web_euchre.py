@@ -396,7 +396,7 @@ def test_one_player_wins_the_forms_without_partners(phone, form, players, hands)
     assert re.search(r'class="winner-label">Winner</p>', page)
     assert re.search(r"Rematch: (Anna|Ben|Cleo) deals first\.", page)
     assert "partners" not in page
-    rows = re.findall(r"<tr><th>([a-z ]+)</th>", page)
+    rows = re.findall(r'<th scope="rowgroup" colspan="\d">([a-z ]+)</th>', page)
     assert rows == ["hands made", "marches", "euchres"]
 
 
@@ -413,7 +413,7 @@ def test_first_to_ten_wins_and_the_rematch_keeps_partners_and_moves_the_deal(tab
     assert scores(page) == [10, 1]
     assert 'class="winner">Anna &amp; Cleo</h2>' in page and not picking(page)
     assert "Rematch: the same partners; Ben deals first." in page
-    rows = re.findall(r"<tr><th>([a-z ]+)</th><td>(\d+)</td><td>(\d+)</td></tr>", page)
+    rows = re.findall(r'<th scope="rowgroup" colspan="2">([a-z ]+)</th></tr>\s*<tr><td>(\d+)</td><td>(\d+)</td></tr>', page)
     assert rows == [("hands made", "4", "1"), ("marches", "2", "0"), ("euchres", "1", "0"), ("alone", "1", "0")]
     assert "♥</span> 2× <small class=\"muted\">(1 made)</small>" in page
     response = hand(ben, token, maker="Cleo", tricks=3)
