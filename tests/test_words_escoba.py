@@ -95,3 +95,17 @@ def test_the_waiting_card_names_the_seat_list_as_its_heading_does(phone, lang, s
         assert f"<summary>{seats}</summary>" in page
         waiting = re.search(r'<section class="card waiting">(.*?)</section>', page, re.S).group(1)
         assert sentence in waiting, waiting
+
+
+@pytest.mark.parametrize("lang, names", [
+    ("es", ["Oros", "Copas", "Espadas", "Bastos"]),
+    ("en", ["Oros coins", "Copas cups", "Espadas swords", "Bastos clubs"]),
+])
+def test_the_finder_explains_the_spanish_suits_only_to_those_who_need_it(phone, lang, names):
+    """The capture finder names each suit in Spanish, with what it is in the phone's language
+    beside it: a Spanish phone read "Oros monedas", "Copas cálices", "Bastos garrotes", its own
+    suits explained to it in other words; a suit's name is all it needs."""
+    page = speaking(phone, lang).get("/escoba/finder").get_data(as_text=True)
+    shown = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", name)).strip()
+             for name in re.findall(r'<span class="suit-name">(.*?)</span>', page, re.S)]
+    assert shown == names
