@@ -1,6 +1,7 @@
 """Euchre's words as a phone in each language reads them (the words helper's tests): plurals
 and sentences rendered through Flask's client, the language chosen on the switcher."""
 
+import html
 import json
 import re
 
@@ -66,3 +67,27 @@ def test_the_lone_hand_row_says_when_to_tap_it_in_a_whole_sentence(phone, lang, 
     token = host.open_table("euchre", PLAYERS)
     host.join(token, "Anna")
     assert label_of_lone_hands(host.tray(token, {"maker": "Anna"})) == shown
+
+
+@pytest.mark.parametrize("lang, refusal, tray_words", [
+    ("en", "Tap who named trump and the tricks the makers took.", ("who named trump?", "Tricks the makers took")),
+    ("de", "Tippe an, wer Trumpf bestimmt hat und wie viele Stiche die Macher gemacht haben.",
+     ("Wer hat Trumpf bestimmt?", "Stiche der Macher")),
+    ("pl", "Stuknij, kto wybrał atut i ile lew wzięli rozgrywający.",
+     ("kto wybrał atut?", "Lewy wzięte przez rozgrywających")),
+    ("es", "Toca quién eligió el triunfo y las bazas que hicieron los atacantes.",
+     ("¿quién eligió el triunfo?", "Bazas que hicieron los atacantes")),
+])
+def test_a_hand_sent_without_its_maker_is_refused_in_the_tray_s_own_words(phone, lang, refusal, tray_words):
+    """A hand sent without who named trump: the refusal spoke of "Ansager" where the tray says
+    "Macher" (German), "zgłaszający" for "rozgrywający" (Polish), "los que lo cantaron" for
+    "los atacantes" (Spanish); it uses the tray's words now."""
+    host = speaking(phone, lang)
+    token = host.open_table("euchre", PLAYERS)
+    host.join(token, "Anna")
+    asked = html.unescape(host.get(f"/t/{token}/board").get_data(as_text=True))
+    tray = html.unescape(host.tray(token, {"maker": "Anna"}))
+    assert tray_words[0] in asked and tray_words[1] in tray
+    response = host.write(f"/t/{token}/euchre/hand", {"tricks": "3"})
+    assert response.status_code == 400
+    assert re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", "", response.get_data(as_text=True)))).strip() == refusal
