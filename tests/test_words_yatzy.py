@@ -55,3 +55,29 @@ def test_the_polish_rules_write_what_the_dice_are_worth(polish):
     text = re.sub(r"\s+", " ", page)
     assert "wybierz puste pole swojej karty i wpisz, ile są w nim warte kości." in text
     assert "ile kości są" not in text
+
+
+def a_game_won_by_one(device):
+    """Anna and Ben's Scandinavian game, every box scratched but Anna's Ones (1): 1 to 0."""
+    from scorekeeper.games.yatzy import Box
+
+    token = device.open_table("yatzy", ("Anna", "Ben"), stake="0.50")
+    for box in Box:
+        for player in ("Anna", "Ben"):
+            value = 1 if (player, box) == ("Anna", Box.ONES) else 0
+            response = device.enter(token, {"type": "score", "player": player, "box": box.value, "value": value})
+            assert response.status_code == 200, response.get_data(as_text=True)
+    return token
+
+
+@pytest.mark.parametrize("lang, won, lost", [
+    ("en", "+1 net", "-1 net"), ("de", "netto +1", "netto -1"), ("pl", "netto +1", "netto -1"),
+    ("es", "+1 neto", "-1 neto"),
+])
+def test_the_settlement_counts_one_net_point_in_the_singular(phone, lang, won, lost):
+    """Won by a single point: the Spanish settlement read "+1 netos", "-1 netos"."""
+    device = speaking(phone, lang)
+    token = a_game_won_by_one(device)
+    board = device.get(f"/t/{token}/board").get_data(as_text=True)
+    columns = [text(span) for span in re.findall(r'<span class="settle-columns"><span>(.*?)</span>', board, re.S)]
+    assert columns == [won, lost]
