@@ -120,6 +120,27 @@ def test_escalero_s_options_stand_in_the_tray_at_200_percent(server, new_phone, 
     expect(anna.locator("#tray .faces [data-face='6']")).to_be_visible()
 
 
+@pytest.mark.parametrize("locale", ["de-AT", "pl-PL"])
+def test_the_tray_s_undo_and_the_next_options_stand_in_view_at_200_percent(server, new_phone, locale):
+    """From the first entry on, at 200 % the tray's "Zurücknehmen" beside the turn line stood past
+    the screen's edge (no undo by a tap), and the turn line, squeezed to four lines, pushed the
+    next options under the tray's fold. The Undo is its sign there, its name still the word."""
+    anna = new_phone(**zoomed(2.0), locale=locale, extra_http_headers={"Accept-Language": locale})
+    open_table(anna, server, "escalero", ("Anna", "Bartłomiej"))  # the host's phone: it writes for both
+    sit(anna, "Anna")
+    anna.wait_for_selector("#tray .faces")
+    tap_dice(anna, "44422")
+    anna.click("#tray .tray-options button.option >> nth=0")
+    expect(anna.locator("#stamp")).to_have_attribute("data-entries", "1")
+    undo = anna.locator("#tray .tray-undo")
+    expect(undo).to_have_accessible_name({"de-AT": "Zurücknehmen", "pl-PL": "Cofnij"}[locale])
+    assert inside_the_screen(anna, "#tray .tray-undo, #tray .turn") == []
+    tap_dice(anna, "66655")  # Bartłomiej's throw, written by the host's phone
+    anna.wait_for_selector("#tray .tray-options button.option")
+    assert anna.evaluate("(t => t.scrollHeight <= t.clientHeight)(document.querySelector('#tray'))")
+    assert inside_the_screen(anna, "#tray .tray-undo") == []
+
+
 @pytest.mark.parametrize("locale", ["en-GB", "de-AT", "pl-PL"])
 def test_yatzy_s_open_boxes_stand_in_the_tray_at_150_percent(server, new_phone, locale):
     """At 150 % the fifteen open boxes of a first turn stood two to a row, eight rows, and
