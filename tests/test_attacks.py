@@ -58,3 +58,25 @@ def test_a_form_of_a_finished_game_does_not_write_into_the_rematch(app, phone):
         assert table_state(app, token) == state
     # the page she reloads writes into the rematch as ever
     assert anna.enter(token, {"type": "turn", "player": "Anna", "points": 100}).status_code == 200
+
+
+def test_a_json_file_that_is_no_game_log_is_refused_in_words(app, phone):
+    """A player picks the wrong file on the import page: any JSON object without a log's
+    `format` (`{}`, another app's settings, a test's expected result) was refused as
+    'Format: must be "scorekeeper-log/1", not None.' — Python's None, and nothing a player can
+    act on. It says what the file is not and where a log comes from, and nothing is written."""
+    importer = phone()
+    conn = sqlite3.connect(app.config["DATABASE"])
+    tables = conn.execute("SELECT count(*) FROM tables").fetchone()[0]
+    for text in ('{}', '{"theme": "dark", "players": ["Anna"]}', '{"game": "escoba", "events": []}'):
+        response = importer.post("/import", {"text": text}, fetch=False)
+        assert response.status_code == 400
+        page = said(response)
+        assert "This file is not a Scorekeeper game log: each game on a table&#39;s history page has one to " \
+               "download (&#34;Download the log&#34;)." in page, page
+        assert "None" not in page
+    assert conn.execute("SELECT count(*) FROM tables").fetchone()[0] == tables
+    conn.close()
+    # a log of another version still names the version it must be
+    response = importer.post("/import", {"text": '{"format": "scorekeeper-log/2"}'}, fetch=False)
+    assert 'scorekeeper-log/1' in said(response).replace("&#34;", '"')

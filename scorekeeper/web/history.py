@@ -18,6 +18,7 @@ from flask import Blueprint, Response, abort, current_app, g, redirect, render_t
 
 from .. import metrics, service
 from ..gamelog import LogError, cooperate, paced, parse_json
+from ..games.base import Text
 from .context import TableContext, table_blueprint, table_url
 from .db import get_db
 from .i18n import _, say
@@ -27,6 +28,10 @@ from .writes import change_of, fragment
 bp = table_blueprint("history", __name__)
 imports = Blueprint("imports", __name__)
 
+# a JSON file that is no game log at all (a phone's downloads hold many): "format: must be
+# "scorekeeper-log/1", not None" told a player nothing
+NOT_A_LOG = Text("This file is not a Scorekeeper game log: each game on a table's history page has one to "
+                 "download (\"Download the log\").")
 PAGE_ROWS = 50  # history rows a page of the history page
 GAMES_PAGE = 10  # games a page of the history page
 BOARD_PAGE_ROWS = 25  # a page of the board's earlier entries, whose rows may carry their corrections
@@ -133,7 +138,10 @@ def import_log():
         return render_template("import.html", message=_("Choose a game log file (or paste one) first."),
                                played_at=played_at), 400
     try:
-        table = service.import_log(get_db(), parse_json(text), device=device_id(), address=client_address(),
+        doc = parse_json(text)
+        if isinstance(doc, dict) and "format" not in doc:
+            raise LogError(NOT_A_LOG)
+        table = service.import_log(get_db(), doc, device=device_id(), address=client_address(),
                                    played_at=played_at)
     except LogError as error:  # the log format's one line, as a sentence
         return render_template("import.html", message=say(error), played_at=played_at,
