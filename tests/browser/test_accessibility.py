@@ -141,6 +141,32 @@ def test_the_tray_s_undo_and_the_next_options_stand_in_view_at_200_percent(serve
     assert inside_the_screen(anna, "#tray .tray-undo") == []
 
 
+@pytest.mark.parametrize("locale", ["de-AT", "pl-PL"])
+def test_a_cross_out_s_confirm_stands_in_view_at_200_percent(server, new_phone, locale):
+    """At 200 % a cross-out tapped put its confirm ("Tak, skreśl kol. 1 · 1", 170 px) at the end
+    of the row of options, past the screen's edge, half of it in view. The row holds the cross-out
+    and its confirm alone while it is open, both in view; closed, the options are back."""
+    anna = seated(new_phone, server, "escalero", ("Anna", "Bartłomiej"), **zoomed(2.0),
+                  locale=locale, extra_http_headers={"Accept-Language": locale})
+    anna.wait_for_selector("#tray .faces")
+    tap_dice(anna, "12346")
+    anna.wait_for_selector("#tray .tray-options details.option")
+    shown = anna.locator("#tray .tray-options .options > :visible")
+    count = shown.count()
+    cross = anna.locator("#tray .tray-options details.option").first
+    cross.locator("summary").click()
+    confirm = cross.locator("button")
+    expect(confirm).to_be_visible()
+    assert inside_the_screen(anna, "#tray details[open].option > *") == []
+    assert anna.evaluate("(o => o.scrollWidth <= o.clientWidth)(document.querySelector('#tray .tray-options .options'))")
+    assert confirm.evaluate("b => b.scrollWidth <= b.clientWidth")  # its words inside it
+    cross.locator("summary").click()  # not now: every option is back
+    expect(shown).to_have_count(count)
+    cross.locator("summary").click()
+    confirm.click()
+    expect(anna.locator("#stamp")).to_have_attribute("data-entries", "1")
+
+
 @pytest.mark.parametrize("locale", ["en-GB", "de-AT", "pl-PL"])
 def test_yatzy_s_open_boxes_stand_in_the_tray_at_150_percent(server, new_phone, locale):
     """At 150 % the fifteen open boxes of a first turn stood two to a row, eight rows, and
