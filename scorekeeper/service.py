@@ -655,12 +655,12 @@ def players_of(seat_rows: list[dict], header: dict, engine: Any) -> tuple[list[s
         seated = engine.default_teams(names, header.get("rules") or {})
         # the same partners keep their team's name (an imported game's "North", which its
         # rematch's rules may name: the carried points)
-        named = {frozenset(team["players"]): team["name"] for team in header.get("teams") or ()}
+        named = {frozenset(seated_as(team["players"], names)): team["name"] for team in header.get("teams") or ()}
         return names, seated and [{**team, "name": named.get(frozenset(team["players"]), team["name"])}
                                   for team in seated], []
     kept = []
     for team in header.get("teams") or ():
-        members = [player for player in team["players"] if player in names]
+        members = seated_as(team["players"], names)
         if members:  # a drawn pair's name follows its members
             drawn = team["name"] == " & ".join(team["players"])
             kept.append({**team, "players": members, "name": " & ".join(members) if drawn else team["name"]})
@@ -668,6 +668,15 @@ def players_of(seat_rows: list[dict], header: dict, engine: Any) -> tuple[list[s
         return names, None, []
     placed = {player for team in kept for player in team["players"]}
     return [name for name in names if name in placed], kept, [name for name in names if name not in placed]
+
+
+def seated_as(members: Iterable[Any], names: list[str]) -> list[str]:
+    """The players of `names` a team's `members` name, in the seats' spelling: a log's and the
+    rules' names ignore case (Setup.player), and teams the host set as "anna" and "BEN" lost
+    Anna and Ben from the game when matched exactly."""
+    seated = {name.casefold(): name for name in names}
+    return [seated[member.strip().casefold()] for member in members
+            if isinstance(member, str) and member.strip().casefold() in seated]
 
 
 def _settle_players(change: Write) -> None:

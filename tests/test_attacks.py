@@ -6,6 +6,7 @@ without words; now it is refused in words a player reads and the table is as it 
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 from scorekeeper import service, store
@@ -80,3 +81,22 @@ def test_a_json_file_that_is_no_game_log_is_refused_in_words(app, phone):
     # a log of another version still names the version it must be
     response = importer.post("/import", {"text": '{"format": "scorekeeper-log/2"}'}, fetch=False)
     assert 'scorekeeper-log/1' in said(response).replace("&#34;", '"')
+
+
+def test_teams_naming_players_in_another_case_keep_those_players(app, phone):
+    """The host of an Escoba table for Anna, Ben, Cleo and Dora sets the teams with the names
+    spelt in another case ("anna", "BEN": a hand-made request, a log's teams). The rules read
+    names ignoring case and took them, with a 200; but the seats matched names exactly, so the
+    team of "anna" and "BEN" was dropped on the spot and Anna and Ben were no longer players of
+    the game — Cleo and Dora played alone. A team's members are the seated players they name,
+    in the seats' spelling."""
+    host = phone()
+    token = host.open_table(game="escoba", players=("Anna", "Ben", "Cleo", "Dora"))
+    teams = [{"name": "Sun", "players": ["anna", "BEN"]}, {"name": "Moon", "players": ["Cleo", "Dora"]}]
+    assert host.write(f"/t/{token}/teams", {"action": "set", "teams": json.dumps(teams)}).status_code == 200
+    db = store.connect(app.config["DATABASE"], app.extensions["scorekeeper.folds"])
+    header = service.current_game(db, service.by_join_token(db, token)["id"])["header"]
+    header = json.loads(header)
+    assert header["players"] == ["Anna", "Ben", "Cleo", "Dora"]
+    assert header["teams"] == [{"name": "Sun", "players": ["Anna", "Ben"]},
+                               {"name": "Moon", "players": ["Cleo", "Dora"]}]
