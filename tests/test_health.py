@@ -142,3 +142,18 @@ def test_a_full_or_read_only_disk_is_a_503_with_words_not_a_500(app, monkeypatch
         pass  # a test app lets the error through where a server answers 500
     else:
         raise AssertionError("another database error was taken for a full disk")
+
+
+def test_a_stranger_asking_again_and_again_makes_one_write_a_second(app, monkeypatch):
+    """The path is public, and every asking made a synced write that other tables' entries
+    waited behind: a worker writes for it at most once a second, whoever asks how often."""
+    client = app.test_client()
+    conn = sqlite3.connect(app.config["DATABASE"])
+    written = lambda: conn.execute("SELECT at FROM hits WHERE kind = 'health'").fetchone()[0]
+    assert client.get("/healthz").status_code == 200
+    first = written()
+    for _ in range(50):
+        assert client.get("/healthz").get_json()["database"] == "writable"
+    assert written() == first
+    monkeypatch.setattr(health, "WRITTEN_SECONDS", 0.0)  # a second later: the next asking writes
+    assert client.get("/healthz").status_code == 200 and written() > first
