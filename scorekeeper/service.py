@@ -753,14 +753,33 @@ def _join(change: Write, who: Viewer, seat_id: Any, new_name: str | None, addres
     return db["seats"].get(seat["id"])
 
 
-def release_seat(db: sqlite_utils.Database, table: dict, who: Viewer, seat_id: Any, remove: bool = False) -> None:
+def seat_mark(device: str | None) -> str:
+    """Which phone sits in a seat, as the host's seat list gives it to the seat's buttons (never
+    the device's id itself): a tap on a list drawn before another phone sat down there acts on
+    the phone the host saw, or on nothing (`same_phone`)."""
+    return hashlib.sha256(device.encode()).hexdigest()[:12] if device else ""
+
+
+def same_phone(seat: dict, sat: str | None) -> None:
+    """The host's tap on a seat was made on a list showing the phone that sits there now (`sat`,
+    its `seat_mark`; None: the tap does not say). A stale "Remove" threw out a player who had sat
+    down in the seat since the list was drawn, a stale "Let in" let in another phone."""
+    if sat is not None and sat != seat_mark(seat["device"]):
+        raise Refused("%(name)s's seat has changed since your list was drawn: check the seats and tap "
+                      "again. Nothing was changed.", 409, name=seat["name"])
+
+
+def release_seat(db: sqlite_utils.Database, table: dict, who: Viewer, seat_id: Any, remove: bool = False,
+                 sat: str | None = None) -> None:
     """The host frees a seat for another phone; `remove` also keeps the phone that sat there
     out of this table for good (it no longer writes, undoes or sits down again, rematches too):
-    its seat is guarded, and new seats wait for the host's yes from then on."""
+    its seat is guarded, and new seats wait for the host's yes from then on. `sat`: which phone
+    the host's list showed there (`same_phone`)."""
     require("remove" if remove else "free_seat", who)
 
     def release(change: Write) -> None:
         seat = _seat_of(change.db, table, seat_id, Refused("There is no such seat at this table.", 400))
+        same_phone(seat, sat)
         guarded = int(bool(seat.get("guarded")))
         if remove and seat["device"] and not viewer(change.db, table, seat["device"]).host:
             change.db["bans"].insert({"table_id": table["id"], "device": seat["device"]}, ignore=True)
@@ -772,14 +791,16 @@ def release_seat(db: sqlite_utils.Database, table: dict, who: Viewer, seat_id: A
     write(db, table, who, release)
 
 
-def let_in(db: sqlite_utils.Database, table: dict, who: Viewer, seat_id: Any, yes: bool) -> None:
+def let_in(db: sqlite_utils.Database, table: dict, who: Viewer, seat_id: Any, yes: bool,
+           sat: str | None = None) -> None:
     """The host's answer to a seat waiting to be let in: in (a newcomer plays from the game's
     start, or the next game if this one has begun), or away (a seat its phone added goes; a
-    seat the host named is free again, as guarded as it was)."""
+    seat the host named is free again, as guarded as it was). `sat`: as `release_seat`'s."""
     require("let_in" if yes else "turn_away", who)
 
     def answer(change: Write) -> None:
         seat = _seat_of(change.db, table, seat_id, Refused("There is no such seat at this table.", 400))
+        same_phone(seat, sat)
         if not seat["device"] or seat.get("approved", 1):
             raise Refused("%(name)s is not waiting for your yes.", 409, name=seat["name"])
         if yes:

@@ -120,9 +120,40 @@ def test_removing_a_phone_for_good_takes_a_second_tap(app, phone):
     page = host.get(f"/t/{token}").get_data(as_text=True)
     seat = seat_of(app, token, "Anna")["id"]
     asked = re.search(r'<details class="for-good"><summary class="button small">Remove this phone</summary>\s*'
-                      r'<button [^>]*hx-post="([^"]+)">Remove Anna\'s phone for good</button></details>', page)
+                      r'<button [^>]*hx-post="([^"]+)"[^>]*>Remove Anna\'s phone for good</button></details>', page)
     assert asked and asked.group(1) == f"/t/{token}/seats/{seat}/remove"
     assert page.count("/remove") == 1
+
+
+def test_a_stale_seat_list_never_acts_on_a_phone_that_sat_down_since(app, phone):
+    """A seat's buttons acted on the seat, not on the phone the host saw there: Mallory's phone
+    left Anna's seat, Anna sat down in it, and the host's "Remove Mallory's phone", tapped on the
+    list drawn before, threw Anna's phone out for good. The buttons say which phone they were
+    drawn for; a tap on a seat another phone sits in now is refused with words, and nothing
+    changes. A tap on the list as it stands does what it says."""
+    host = phone()
+    token = host.open_table(players=("Anna", "Ben"))
+    assert host_says(host, token, "/settings", {"approve_seats": "on"}).status_code == 200
+    mallory, anna = phone(), phone()
+    mallory.get(f"/t/{token}")
+    seat = seat_of(app, token, "Anna")["id"]
+    assert mallory.post(f"/t/{token}/join", {"seat": str(seat), "change": mallory.board_change(token)}).status_code == 200
+    page = html.unescape(host.get(f"/t/{token}").get_data(as_text=True))
+    marks = dict(re.findall(r'/seats/%s/([a-z-]+)" hx-vals=\'\{(?:"answer": "yes", )?"sat": "(\w+)"' % seat, page))
+    assert marks["let-in"] and marks["let-in"] == service.seat_mark(seat_of(app, token, "Anna")["device"])
+    assert host_says(host, token, f"/seats/{seat}/let-in", {"answer": "no", "sat": marks["let-in"]}).status_code == 200
+    anna.get(f"/t/{token}")
+    assert anna.post(f"/t/{token}/join", {"seat": str(seat), "change": anna.board_change(token)}).status_code == 200
+    before = seat_of(app, token, "Anna")
+    for path, fields in (("remove", {}), ("free", {}), ("let-in", {"answer": "yes"}), ("let-in", {"answer": "no"})):
+        stale = host_says(host, token, f"/seats/{seat}/{path}", {**fields, "sat": marks["let-in"]})
+        assert stale.status_code == 409, path
+        assert "Anna's seat has changed since your list was drawn" in html.unescape(stale.get_data(as_text=True))
+        assert seat_of(app, token, "Anna") == before
+    assert not db_of(app).execute("SELECT count(*) FROM bans").fetchone()[0]
+    fresh = service.seat_mark(before["device"])
+    assert host_says(host, token, f"/seats/{seat}/let-in", {"answer": "yes", "sat": fresh}).status_code == 200
+    assert seat_of(app, token, "Anna")["approved"] == 1
 
 
 def test_a_new_join_link_takes_a_second_tap(phone):

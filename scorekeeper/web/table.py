@@ -33,6 +33,7 @@ from .writes import answer, board as board_version, change_of, field, fragment, 
 
 bp = table_blueprint("table", __name__)
 bp.add_app_template_global(idem_key, "idem")
+bp.add_app_template_global(service.seat_mark, "seat_mark")
 
 # --- the table screen -------------------------------------------------------------------------
 
@@ -211,21 +212,26 @@ SEATS_OPEN = {"seats": "open"}  # the host's answer keeps the seat list open whe
 
 @bp.post("/seats/<int:seat_id>/free")
 def free_seat(seat_id: int):
-    service.release_seat(g.ctx.db, g.ctx.table, g.ctx.who, seat_id)
+    service.release_seat(g.ctx.db, g.ctx.table, g.ctx.who, seat_id, sat=sat())
     return answer(SEATS_OPEN)
 
 
 @bp.post("/seats/<int:seat_id>/remove")
 def remove_phone(seat_id: int):
     """The host frees a seat and keeps the phone that sat there out of the table."""
-    service.release_seat(g.ctx.db, g.ctx.table, g.ctx.who, seat_id, remove=True)
+    service.release_seat(g.ctx.db, g.ctx.table, g.ctx.who, seat_id, remove=True, sat=sat())
     return answer(SEATS_OPEN)
 
 
 @bp.post("/seats/<int:seat_id>/let-in")
 def let_in(seat_id: int):
-    service.let_in(g.ctx.db, g.ctx.table, g.ctx.who, seat_id, yes=field("answer") != "no")
+    service.let_in(g.ctx.db, g.ctx.table, g.ctx.who, seat_id, yes=field("answer") != "no", sat=sat())
     return answer(SEATS_OPEN)
+
+
+def sat() -> str | None:
+    """Which phone the host's seat list showed in the seat tapped (service.seat_mark), if it says."""
+    return field("sat") if "sat" in request.form else None
 
 
 @bp.post("/settings")

@@ -221,9 +221,9 @@ def route_strategies(game: str) -> dict:
                                  "name": st.text(max_size=10), "players": st.lists(st.sampled_from(ALL_NAMES))}),
                                  max_size=3) | json_values)),
         "table.join": form(seat=ids, name=junk_text),
-        "table.free_seat": form(),
-        "table.remove_phone": form(),
-        "table.let_in": form(answer=st.sampled_from(["yes", "no"]) | junk_text),
+        "table.free_seat": form(sat=junk_text),
+        "table.remove_phone": form(sat=junk_text),
+        "table.let_in": form(answer=st.sampled_from(["yes", "no"]) | junk_text, sat=junk_text),
         "table.settings": form(approve_seats=st.sampled_from(["on", "off"]) | junk_text,
                                new_link=st.sampled_from(["yes", "no"]) | junk_text),
         **{endpoint: st.builds(lambda a, b: {**a, **b}, form(
