@@ -152,6 +152,11 @@ class Phone:
     def cookie(self) -> str:
         return self.client.get_cookie("session").value
 
+    def speaking(self, lang: str) -> "Phone":
+        """This phone with its language chosen on the switcher (its cookie keeps it)."""
+        self.post("/language", {"lang": lang}, fetch=False)
+        return self
+
     def open_table(self, game="escalero", players=("Anna", "Ben"), **rules):
         data = {"player": list(players), **{f"rule_{k}": str(v) for k, v in rules.items()}}
         response = self.post(f"/new/{game}", data, fetch=False)

@@ -1,4 +1,4 @@
-"""Escoba's words as a phone in each language reads them (the words helper's tests): a team is
+"""Escoba's words as a phone in each language reads them: a team is
 "they", never one player's verb; rendered through Flask's client, the language chosen on the
 switcher."""
 
@@ -12,9 +12,7 @@ from scorekeeper.games import escoba
 
 
 def speaking(phone, lang):
-    device = phone()
-    device.post("/language", {"lang": lang}, fetch=False)
-    return device
+    return phone().speaking(lang)
 
 
 def problems(page):

@@ -1,4 +1,4 @@
-"""Euchre's words as a phone in each language reads them (the words helper's tests): plurals
+"""Euchre's words as a phone in each language reads them: plurals
 and sentences rendered through Flask's client, the language chosen on the switcher."""
 
 import html
@@ -13,9 +13,7 @@ PLAYERS = ("Anna", "Ben", "Cleo", "Dora")
 
 
 def speaking(phone, lang):
-    device = phone()
-    device.post("/language", {"lang": lang}, fetch=False)
-    return device
+    return phone().speaking(lang)
 
 
 def history_lines(page):

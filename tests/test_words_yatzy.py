@@ -1,4 +1,4 @@
-"""Yatzy's words as a phone in each language reads them (the words helper's tests), rendered
+"""Yatzy's words as a phone in each language reads them, rendered
 through Flask's client, the language chosen on the switcher."""
 
 import html
@@ -12,9 +12,7 @@ LOGS = Path(__file__).parent / "logs" / "yatzy"
 
 
 def speaking(phone, lang):
-    device = phone()
-    device.post("/language", {"lang": lang}, fetch=False)
-    return device
+    return phone().speaking(lang)
 
 
 def text(fragment):
