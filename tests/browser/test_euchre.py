@@ -242,6 +242,34 @@ def test_the_hand_s_confirm_is_in_view_once_its_tricks_are_tapped(server, new_ph
     expect(anna.locator("#stamp")).to_have_attribute("data-entries", "1")
 
 
+@pytest.mark.parametrize("locale, viewport", [("pl-PL", {"width": 360, "height": 740}),
+                                              ("de-AT", {"width": 320, "height": 568})])
+def test_who_deals_and_who_leads_stays_above_the_tray(server, new_phone, locale, viewport):
+    """A Polish phone, Anna's, entering a hand: "Rozdanie 1  Rozdajesz · wychodzi Ben" takes
+    two lines, and once Anna was tapped as maker and 1 as the makers' tricks the tray (at most
+    70 % of the screen, stuck to its foot) covered the second, "Ben", the one who leads (on a
+    320×568 phone the whole line, in any language). Who deals and who leads stays in view,
+    above the tray, at every step of the hand."""
+    link = open_table(new_phone(), server, "euchre", ("Anna", "Ben", "Cleo", "Dora"))
+    anna = seat(new_phone, link, ("Anna",), ready="#tray .maker", viewport=viewport, locale=locale,
+                extra_http_headers={"Accept-Language": locale})["Anna"]
+
+    def clear():
+        line = anna.locator("#board .deal-line").bounding_box()
+        tray = anna.locator("#tray").bounding_box()
+        assert line["y"] >= 0 and line["y"] + line["height"] <= tray["y"], (line, tray)
+
+    clear()
+    anna.locator("#tray .maker[data-maker='Anna']").tap()
+    expect(anna.locator("#tray [data-lone]")).to_have_count(3)  # Anna, Ben, Dora: who went alone
+    clear()
+    anna.locator("#tray [data-tricks='1']").tap()
+    expect(anna.locator("#tray [data-confirm]")).to_be_visible()
+    if locale == "pl-PL":
+        expect(anna.locator("#board .deal-line")).to_have_text(re.compile(r"Rozdajesz · wychodzi Ben"))
+    clear()
+
+
 def test_the_host_of_a_small_phone_sits_down_past_the_tray(server, new_phone):
     """A 320×568 phone: the host, who writes for everyone, has the tray before a seat, and
     Euchre's covered every name to sit down by (a tap on one went to the tray)."""
