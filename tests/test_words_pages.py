@@ -1,0 +1,29 @@
+"""The words of the pages around a game and of Jaques le Kaques, as a phone in each language
+reads them, rendered through Flask's client, the language chosen on the switcher."""
+
+import html
+import re
+
+import pytest
+
+
+def text(fragment):
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", "", fragment))).strip()
+
+
+@pytest.mark.parametrize("lang, said, not_said", [
+    ("en", "First to 50 after 1 turn.", None),
+    ("de", "Zuerst auf 50, nach 1 Zug.", "Als Erster"),
+    ("pl", "50 osiągnięte po 1 turze.", None),
+    ("es", "Llega a 50 antes que nadie, tras 1 turno.", "Primero en llegar"),
+])
+def test_the_winner_of_a_race_is_first_in_words_that_fit_a_woman_too(phone, lang, said, not_said):
+    """Jaques le Kaques won by Anna: the end said "Als Erster auf 50" and "Primero en llegar a
+    50", a man's words for her; it says who got there first in words for anyone."""
+    host = phone().speaking(lang)
+    token = host.open_table("kaques", players=("Anna", "Ben"), target=50)
+    assert host.enter(token, {"type": "turn", "player": "Anna", "points": 50}).status_code == 200
+    board = text(host.get(f"/t/{token}").get_data(as_text=True))
+    assert said in board
+    if not_said:
+        assert not_said not in board
