@@ -270,6 +270,27 @@ def test_who_deals_and_who_leads_stays_above_the_tray(server, new_phone, locale,
     clear()
 
 
+def test_every_count_of_tricks_stays_above_the_confirm_with_a_long_name(server, new_phone):
+    """A German phone at a table with a Bartholomew: his hand's check ("Bartholomew kommt raus ·
+    als Nächstes gibt Bartholomew") and Confirm ("Bestätigen: Bartholomew & Dora +1") take two
+    lines each, and in a tray of 70 % of the screen they hid the lower row of trick counts, the
+    3 tapped among them, to be scrolled to inside the tray. The tray rises to just under who
+    deals and who leads: every count in view above the check, that line above the tray."""
+    link = open_table(new_phone(), server, "euchre", ("Anna", "Bartholomew", "Cleo", "Dora"))
+    anna = seat(new_phone, link, ("Anna",), ready="#tray .maker", locale="de-AT",
+                extra_http_headers={"Accept-Language": "de-AT"})["Anna"]
+    anna.locator("#tray .maker[data-maker='Bartholomew']").tap()
+    anna.locator("#tray [data-tricks='3']").tap()
+    expect(anna.locator("#tray [data-confirm]")).to_have_text("Bestätigen: Bartholomew & Dora +1")
+    check = anna.locator("#tray .confirm").bounding_box()
+    low = max(b["y"] + b["height"] for b in (t.bounding_box() for t in anna.locator("#tray .trick").all()))
+    assert low <= check["y"], (low, check)
+    line, tray = anna.locator("#board .deal-line").bounding_box(), anna.locator("#tray").bounding_box()
+    assert line["y"] + line["height"] <= tray["y"], (line, tray)
+    anna.locator("#tray [data-confirm]").tap()
+    expect(anna.locator("#stamp")).to_have_attribute("data-entries", "1")
+
+
 def test_the_host_of_a_small_phone_sits_down_past_the_tray(server, new_phone):
     """A 320×568 phone: the host, who writes for everyone, has the tray before a seat, and
     Euchre's covered every name to sit down by (a tap on one went to the tray)."""
