@@ -1,0 +1,22 @@
+"""The pages around a game on a 360x740 phone, in each language: what a thumb taps is a thumb wide."""
+
+from __future__ import annotations
+
+import pytest
+
+LANGS = ["en-GB", "de-AT", "pl-PL", "es-ES"]
+
+
+@pytest.mark.parametrize("locale", LANGS)
+def test_each_game_s_rules_link_on_the_start_page_is_a_thumb_s_size(server, new_phone, locale):
+    """The start page's "rules" beside each game's button was a link of its word, 24 px high
+    and 42 px wide ("rules", "reglas"), 12 px from the button that opens a table: a thumb
+    meant for the rules opened a table. Each link is 44 px or more each way now."""
+    page = new_phone(locale=locale, extra_http_headers={"Accept-Language": locale})
+    page.goto(server.url + "/")
+    links = page.locator(".games .rules-link")
+    assert links.count() >= 2
+    for link in links.all():
+        box = link.bounding_box()
+        assert box["height"] >= 44 and box["width"] >= 44, (link.inner_text(), box)
+        assert box["x"] + box["width"] <= 360
