@@ -20,3 +20,19 @@ def test_each_game_s_rules_link_on_the_start_page_is_a_thumb_s_size(server, new_
         box = link.bounding_box()
         assert box["height"] >= 44 and box["width"] >= 44, (link.inner_text(), box)
         assert box["x"] + box["width"] <= 360
+
+
+@pytest.mark.parametrize("locale", LANGS)
+def test_the_end_s_download_of_the_game_s_log_is_a_thumb_s_size(server, new_phone, locale):
+    """At the end of a game, "Download this game's log" ("Descargar el registro de esta
+    partida") was a line of underlined text 24 px high under Rematch; it is a button 44 px
+    high now, as the history page's download is, inside the screen."""
+    from .conftest import enter_for_all, open_table
+
+    page = new_phone(locale=locale, extra_http_headers={"Accept-Language": locale})
+    link = open_table(page, server, "kaques", ("Anna", "Ben"), target=50)
+    enter_for_all(page, link.rsplit("/", 1)[1], [{"type": "turn", "player": "Anna", "points": 50}])
+    page.reload()
+    download = page.locator("#board .settle a[download]")
+    box = download.bounding_box()
+    assert box["height"] >= 44 and box["x"] >= 0 and box["x"] + box["width"] <= 360, (download.inner_text(), box)
