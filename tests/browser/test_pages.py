@@ -36,3 +36,32 @@ def test_the_end_s_download_of_the_game_s_log_is_a_thumb_s_size(server, new_phon
     download = page.locator("#board .settle a[download]")
     box = download.bounding_box()
     assert box["height"] >= 44 and box["x"] >= 0 and box["x"] + box["width"] <= 360, (download.inner_text(), box)
+
+
+@pytest.mark.parametrize("locale", LANGS)
+def test_the_big_screen_opened_on_a_phone_gives_the_board_the_width(server, new_phone, locale):
+    """The big screen (…/tv) on a 360 px phone kept its QR corner of a fifth beside the board:
+    the board was 210 px wide and a player's name broke mid-word ("Maximili/ane"). On a phone
+    the QR code and the code stand in a row over the board, the board has the screen's width,
+    each name on one line, and nothing runs past the screen's edge."""
+    from .conftest import enter_for_all, open_table
+
+    host = new_phone(locale=locale, extra_http_headers={"Accept-Language": locale})
+    link = open_table(host, server, "kaques", ("Maximiliane", "Bartholomäus"))
+    enter_for_all(host, link.rsplit("/", 1)[1], [{"type": "turn", "player": "Maximiliane", "points": 1250}])
+    host.goto(link)
+    big_screen = host.locator("a[href$='/tv']").get_attribute("href")
+    page = new_phone(locale=locale, extra_http_headers={"Accept-Language": locale})
+    page.goto(server.url + big_screen)
+    page.wait_for_selector("#board .card")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert page.locator("#board").bounding_box()["width"] >= 320
+    qr = page.locator(".tv-qr").bounding_box()
+    assert qr["width"] >= 110 and qr["x"] >= 0 and qr["x"] + qr["width"] <= 360
+    code = page.locator(".tv-code b").bounding_box()
+    assert code["x"] + code["width"] <= 360
+    for name in ("Maximiliane", "Bartholomäus"):
+        words = page.locator("#board .card").get_by_text(name, exact=True).first
+        box = words.bounding_box()
+        line = float(words.evaluate("e => parseFloat(getComputedStyle(e).lineHeight) || 1.4 * parseFloat(getComputedStyle(e).fontSize)"))
+        assert box["height"] < 1.6 * line, (name, box, line)
