@@ -279,16 +279,28 @@ def test_every_count_of_tricks_stays_above_the_confirm_with_a_long_name(server, 
     link = open_table(new_phone(), server, "euchre", ("Anna", "Bartholomew", "Cleo", "Dora"))
     anna = seat(new_phone, link, ("Anna",), ready="#tray .maker", locale="de-AT",
                 extra_http_headers={"Accept-Language": "de-AT"})["Anna"]
+
+    def clear():
+        check = anna.locator("#tray .confirm").bounding_box()
+        low = max(b["y"] + b["height"] for b in (t.bounding_box() for t in anna.locator("#tray .trick").all()))
+        assert low <= check["y"], (low, check)
+        line, tray = anna.locator("#board .deal-line").bounding_box(), anna.locator("#tray").bounding_box()
+        assert line["y"] + line["height"] <= tray["y"], (line, tray)
+
     anna.locator("#tray .maker[data-maker='Bartholomew']").tap()
     anna.locator("#tray [data-tricks='3']").tap()
     expect(anna.locator("#tray [data-confirm]")).to_have_text("Bestätigen: Bartholomew & Dora +1")
-    check = anna.locator("#tray .confirm").bounding_box()
-    low = max(b["y"] + b["height"] for b in (t.bounding_box() for t in anna.locator("#tray .trick").all()))
-    assert low <= check["y"], (low, check)
-    line, tray = anna.locator("#board .deal-line").bounding_box(), anna.locator("#tray").bounding_box()
-    assert line["y"] + line["height"] <= tray["y"], (line, tray)
+    clear()
     anna.locator("#tray [data-confirm]").tap()
     expect(anna.locator("#stamp")).to_have_attribute("data-entries", "1")
+    # the next hand has the Undo's line atop the tray, and Anna defends alone: a line more
+    anna.locator("#tray .maker[data-maker='Dora']").tap()
+    anna.locator("#tray [data-lone='Anna']").tap()
+    expect(anna.locator("#tray [data-lone='Anna'] input")).to_be_checked()
+    anna.locator("#tray [data-tricks='2']").tap()
+    expect(anna.locator("#tray [data-confirm]")).to_have_text("Bestätigen: Anna & Cleo +2")
+    expect(anna.locator("#tray .tray-undo")).to_be_visible()
+    clear()
 
 
 def test_the_host_of_a_small_phone_sits_down_past_the_tray(server, new_phone):
