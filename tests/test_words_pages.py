@@ -47,3 +47,30 @@ def test_a_stake_refused_on_the_new_table_form_shows_an_amount_as_the_language_w
     if lang != "en":
         assert "0.50" not in said
         assert host.open_table("yatzy", players=("Anna", "Ben"), stake="0,50")  # the example is taken as shown
+
+
+def test_german_never_says_your_money_for_a_game_s_money(phone):
+    """The German history page said of an imported game "Ihr Geld zählt nicht in der
+    Statistik" and its button read "Ihr Geld bestätigen": capitalised after the colon, "Ihr"
+    reads as the formal "your money", on pages that say "du" everywhere. It is the game's money
+    now, "Das Geld der Partie", and no German message that speaks of a game's money or of the
+    game after a colon says "Ihr" or "Sie"."""
+    import io
+    from pathlib import Path
+
+    from babel.messages.pofile import read_po
+
+    device = phone().speaking("de")
+    log = Path(__file__).parent / "logs" / "escalero" / "seed-two-players.json"
+    response = device.post("/import", {"log": (io.BytesIO(log.read_bytes()), log.name)}, fetch=False,
+                           content_type="multipart/form-data")
+    assert response.status_code == 303
+    history = text(device.get(response.headers["Location"]).get_data(as_text=True))  # the table's history
+    assert "Eine importierte Partie: Das Geld der Partie zählt nicht in der Statistik." in history
+    assert "Ihr Geld" not in history
+    with open(Path(__file__).parents[1] / "scorekeeper/translations/de/LC_MESSAGES/messages.po", "rb") as po:
+        catalog = read_po(po)
+    for message in catalog:
+        if message.id and "its money" in str(message.id) or str(message.id).endswith(
+                ("it cannot name the table again.", "it cannot be confirmed.")):
+            assert not re.search(r"\b(Ihr|Sie)\b", message.string), (message.id, message.string)
