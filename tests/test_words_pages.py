@@ -74,3 +74,12 @@ def test_german_never_says_your_money_for_a_game_s_money(phone):
         if message.id and "its money" in str(message.id) or str(message.id).endswith(
                 ("it cannot name the table again.", "it cannot be confirmed.")):
             assert not re.search(r"\b(Ihr|Sie)\b", message.string), (message.id, message.string)
+
+
+def test_german_rules_say_the_makers_are_euchred_not_you(phone):
+    """Euchre's rules in German read "Macher machen 2 oder weniger: Sie sind „euchred“":
+    capitalised after the colon, "Sie" reads as the formal "you are euchred". They read
+    "Machen die Macher 2 oder weniger, sind sie „euchred“" now."""
+    page = text(phone().speaking("de").get("/rules/euchre").get_data(as_text=True))
+    assert "Machen die Macher 2 oder weniger, sind sie „euchred“, und die Verteidiger bekommen 2 Punkte." in page
+    assert "Sie sind" not in page
