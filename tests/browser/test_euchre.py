@@ -303,6 +303,29 @@ def test_every_count_of_tricks_stays_above_the_confirm_with_a_long_name(server, 
     clear()
 
 
+@pytest.mark.parametrize("locale", ["de-AT", "pl-PL"])
+def test_a_small_phone_keeps_the_counts_of_tricks_in_view_above_the_confirm(server, new_phone, locale):
+    """A 320×568 phone: the tray cannot hold the whole hand, and once 4 was tapped as the
+    makers' tricks the check and Confirm at its foot covered every count, the 4 tapped among
+    them. The counts come first there, the optional rows after them: all six in view above
+    the check, and who deals and who leads above the tray."""
+    link = open_table(new_phone(), server, "euchre", ("Anna", "Ben", "Cleo", "Dora"))
+    anna = seat(new_phone, link, ("Anna",), ready="#tray .maker", viewport={"width": 320, "height": 568},
+                locale=locale, extra_http_headers={"Accept-Language": locale})["Anna"]
+    anna.locator("#tray .maker[data-maker='Cleo']").tap()
+    anna.locator("#tray [data-tricks='4']").tap()
+    expect(anna.locator("#tray [data-confirm]")).to_contain_text("+1")
+    check = anna.locator("#tray .confirm").bounding_box()
+    tray = anna.locator("#tray").bounding_box()
+    for count in anna.locator("#tray .trick").all():
+        box = count.bounding_box()
+        assert tray["y"] <= box["y"] and box["y"] + box["height"] <= check["y"], (count.inner_text(), box, check)
+    line = anna.locator("#board .deal-line").bounding_box()
+    assert line["y"] + line["height"] <= tray["y"], (line, tray)
+    anna.locator("#tray [data-confirm]").tap()
+    expect(anna.locator("#stamp")).to_have_attribute("data-entries", "1")
+
+
 def test_the_host_of_a_small_phone_sits_down_past_the_tray(server, new_phone):
     """A 320×568 phone: the host, who writes for everyone, has the tray before a seat, and
     Euchre's covered every name to sit down by (a tap on one went to the tray)."""
