@@ -429,7 +429,7 @@ def test_translations_keep_the_holes_and_the_shape_of_the_message(lang):
 
 @pytest.mark.parametrize("header, lang, locale", [
     ("de-AT,de;q=0.9,en;q=0.5", "de", "de-AT"), ("es-ES,es;q=0.9", "es", "es-ES"), ("pl", "pl", "pl"),
-    ("fr-FR,de;q=0.5", "de", "de"), ("fr-FR", "en", "en"), ("", "en", "en"), ("*;q=0.1,x-nonsense", "en", "en"),
+    ("fr-FR,de;q=0.5", "de", "de"), ("fr-FR", "en", "en-FR"), ("", "en", "en"), ("*;q=0.1,x-nonsense", "en", "en"),
 ])
 def test_the_phone_gets_the_language_of_its_header(client, header, lang, locale):
     page = client.get("/", headers={"Accept-Language": header})
@@ -454,6 +454,16 @@ def test_the_switcher_keeps_the_device_language_and_returns_to_the_page(phone):
     assert '<html lang="es"' in page
     # the header's region stays for formats when it speaks the chosen language
     assert '<html lang="es-MX"' in device.get("/", headers={"Accept-Language": "es-MX"}).get_data(as_text=True)
+    # a language the header does not name is written as the header's region writes it, where
+    # CLDR knows it there: an Austrian phone switched to English read US dates ("11/29/26, 8:57 PM")
+    device.post("/language", {"lang": "en", "next": "/"}, fetch=False)
+    assert '<html lang="en-AT"' in device.get("/", headers={"Accept-Language": "de-AT,de;q=0.9"}).get_data(as_text=True)
+    with device.client.application.test_request_context("/", headers={"Accept-Language": "de-AT"}):
+        from flask import session
+        session["lang"] = "en"
+        assert i18n.select_locale() == "en_AT"
+        session["lang"] = "pl"  # Polish as Austria writes it: CLDR has none, Polish it is
+        assert i18n.select_locale() == "pl"
     # anywhere but this site, and unknown languages, are refused quietly
     assert device.post("/language", {"lang": "xx", "next": "https://evil.example/"}, fetch=False).headers["Location"] == "/"
     assert device.post("/language", {"lang": "de", "next": "//evil.example"}, fetch=False).headers["Location"] == "/"

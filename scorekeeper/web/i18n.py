@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
-from babel import Locale, UnknownLocaleError
+from babel import Locale, UnknownLocaleError, localedata
 from babel.core import get_global
 from babel.dates import format_date, format_datetime, format_time
 from babel.lists import format_list
@@ -48,16 +48,29 @@ def _parse(tag: str) -> Locale | None:
 
 def select_locale() -> str:
     """The device's choice, else the first language of its header that we have; a region
-    the header names for that language is kept (de_AT formats money as Austria does)."""
+    the header names for that language is kept (de_AT formats money as Austria does), else
+    the region of the header's first language where that language is spoken there too (an
+    Austrian phone switched to English reads "29/11/2026, 20:57" and "€ 1.234,50", en_AT, not
+    the United States' "11/29/26, 8:57 PM")."""
     header = [locale for locale in (_parse(tag) for tag, _ in request.accept_languages) if locale]
     chosen = session.get("lang")
-    if chosen in LANGUAGES:
-        regional = [loc for loc in header if loc.language == chosen and loc.territory]
-        return str(regional[0]) if regional else chosen
-    for locale in header:
-        if locale.language in LANGUAGES:
-            return str(locale)
-    return SOURCE
+    if chosen not in LANGUAGES:
+        found = next((locale for locale in header if locale.language in LANGUAGES), None)
+        if found is not None:
+            return str(found)
+        chosen = SOURCE
+    regional = [loc for loc in header if loc.language == chosen and loc.territory]
+    if regional:
+        return str(regional[0])
+    territory = next((loc.territory for loc in header if loc.territory), None)
+    return _spoken_in(chosen, territory) if territory else chosen
+
+
+@lru_cache(maxsize=256)
+def _spoken_in(language: str, territory: str) -> str:
+    """`language` as written in `territory` when CLDR knows it there ('en', 'AT': 'en_AT'),
+    else the language alone ('de', 'US': 'de')."""
+    return f"{language}_{territory}" if localedata.exists(f"{language}_{territory}") else language
 
 
 def language() -> str:
