@@ -326,6 +326,21 @@ def test_a_small_phone_keeps_the_counts_of_tricks_in_view_above_the_confirm(serv
     expect(anna.locator("#stamp")).to_have_attribute("data-entries", "1")
 
 
+def test_a_redeal_s_check_reads_line_under_line_on_a_small_phone(server, new_phone):
+    """All passed, on a 320 px German phone: the check's two lines stood side by side, "Zweimal
+    alle gepasst: keine Punkte." a word a line in half the tray beside "Als Nächstes gibt
+    Ben." They read one under the other."""
+    link = open_table(new_phone(), server, "euchre", ("Anna", "Ben", "Cleo", "Dora"))
+    anna = seat(new_phone, link, ("Anna",), ready="#tray .maker", viewport={"width": 320, "height": 568},
+                locale="de-AT", extra_http_headers={"Accept-Language": "de-AT"})["Anna"]
+    anna.locator("#tray [data-redeal]").tap()
+    expect(anna.locator("#tray [data-preview] .pv").first).to_have_text("Zweimal alle gepasst: keine Punkte.")
+    first, second = anna.locator("#tray [data-preview] .pv").all()
+    one, two = first.bounding_box(), second.bounding_box()
+    wide = anna.locator("#tray [data-preview]").bounding_box()["width"]
+    assert one["y"] + one["height"] <= two["y"] and one["width"] >= wide - 1, (one, two, wide)
+
+
 def test_the_host_of_a_small_phone_sits_down_past_the_tray(server, new_phone):
     """A 320×568 phone: the host, who writes for everyone, has the tray before a seat, and
     Euchre's covered every name to sit down by (a tap on one went to the tray)."""
