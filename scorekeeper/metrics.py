@@ -147,7 +147,7 @@ def _limits() -> dict[str, str]:
         found[limit.message.template] = limit.kind
         if limit.burst_message is not None:
             found[limit.burst_message.template] = f"{limit.kind}/minute"
-    found["Too many wrong codes from this device. Wait ten minutes, or scan the QR code."] = "code"
+    found[service.WRONG_CODES] = found[service.WRONG_CODES_IMPORTING] = "code"
     return found
 
 

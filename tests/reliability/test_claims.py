@@ -202,9 +202,12 @@ def test_the_table_field_does_not_guess_codes(app, phone, figures):
     form's, and the limit is one for both."""
     guesser = phone()
     log = json.dumps(SEED)
-    answers = [guesser.post("/import", {"text": log, "played_at": f"ZZZZZ{n}"}, fetch=False).status_code
+    answers = [guesser.post("/import", {"text": log, "played_at": f"ZZZZZ{n}"}, fetch=False)
                for n in range(service.JOIN_ATTEMPTS + 1)]
-    assert answers == [404] * service.JOIN_ATTEMPTS + [429]
+    assert [answer.status_code for answer in answers] == [404] * service.JOIN_ATTEMPTS + [429]
+    # the way on is the import page's own: the join page's "scan the QR code" is none here
+    said = html.unescape(answers[-1].get_data(as_text=True))
+    assert "Wait ten minutes, or import the game without a table's code." in said and "QR" not in said
     locked = guesser.post("/join", {"code": "ZZZZZZ"}, fetch=False)
     assert locked.status_code == 429 and "Too many wrong codes" in locked.get_data(as_text=True)
     assert db_of(app)["tables"].count == 0
