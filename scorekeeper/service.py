@@ -602,9 +602,11 @@ WRONG_CODES_IMPORTING = Text("Too many wrong codes from this device. Wait ten mi
                              "without a table's code.")
 
 
-def _by_code(db: sqlite_utils.Database, code: str, address: str | None, opened_since: str | None) -> dict:
+def _by_code(db: sqlite_utils.Database, code: str, address: str | None, opened_since: str | None,
+             locked: Text = WRONG_CODES) -> dict:
     """The table with this code (opened since `opened_since`, when given); a wrong code counts
-    against the address's guesses (`address` None: the command line's owner, not counted)."""
+    against the address's guesses (`address` None: the command line's owner, not counted), and
+    past them the address is refused with `locked` (the way on where the code was typed)."""
     clean = "".join(ch for ch in (code or "").upper() if ch.isalnum())[:12]
     if not clean:  # nothing typed is no guess: ten empty taps locked a pub's one address out
         raise Refused("Type the code shown on the host's screen.", 400)
@@ -612,13 +614,13 @@ def _by_code(db: sqlite_utils.Database, code: str, address: str | None, opened_s
     # refusals each took it, and every table's entries wait for it)
     if address is not None and db["join_attempts"].count_where(
             "address = ? AND at >= ?", [address, time.time() - JOIN_WINDOW]) >= JOIN_ATTEMPTS:
-        raise Refused(WRONG_CODES, 429)
+        raise Refused(locked, 429)
     with immediate(db):
         if address is not None:
             db.execute("DELETE FROM join_attempts WHERE at < ?", [time.time() - JOIN_WINDOW])
             tries = db["join_attempts"].count_where("address = ?", [address])
             if tries >= JOIN_ATTEMPTS:
-                raise Refused(WRONG_CODES, 429)
+                raise Refused(locked, 429)
         where, values = "code = ?", [clean]
         if opened_since is not None:
             where, values = where + " AND created_at >= ?", values + [opened_since]
@@ -1340,13 +1342,8 @@ def import_log(db: sqlite_utils.Database, doc: Any, device: str = "import", addr
     real = None
     if played_at and played_at.strip():
         # a wrong code counts against the address like a wrong code typed to join (no guessing)
-        try:
-            real = _by_code(db, played_at, address, None)
-        except Refused as refusal:
-            if refusal.status != 429:
-                raise
-            # "or scan the QR code", the join page's way on, is none on the import page
-            raise Refused(WRONG_CODES_IMPORTING, 429) from None
+        # ("or scan the QR code", the join page's way on, is none on the import page)
+        real = _by_code(db, played_at, address, None, locked=WRONG_CODES_IMPORTING)
         _claimant_refusal(db, real, device, by_owner=address is None)  # a stranger's log is not folded
     state = fold_log(game, doc["events"])  # refuse before writing anything
     header = {k: v for k, v in doc.items() if k != "events"}

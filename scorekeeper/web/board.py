@@ -155,8 +155,8 @@ def parts(ctx: TableContext, base: int, change: int, tapped: Any = None, answer:
             # with the end and come back when it is taken back — the whole board, once a game
             return None
         chosen = [*chosen, *(game.ended if game.touched and game.ended is not None else [("game",)]), ("settle",)]
-    told = [recorded for recorded in events if recorded.id not in
-            {event_id for made, event_id in rows if made == change}] if answer else events
+    answered = {event_id for made, event_id in rows if made == change} if answer else set()
+    told = [recorded for recorded in events if recorded.id not in answered]
     return render(ctx, change, chosen, base, events, tapped, told)
 
 
