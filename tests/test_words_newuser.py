@@ -1,0 +1,35 @@
+"""The words a first-time player reads at a pub, in each language: the start page, a game's
+rules, the new-table form, the board of a table just opened. Rendered through Flask's client,
+the language chosen on the switcher."""
+
+import html
+import re
+
+import pytest
+
+
+def text(fragment):
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", "", fragment))).strip()
+
+
+def legends(page):
+    return [text(legend) for legend in re.findall(r"<legend>(.*?)</legend>", page, re.S)]
+
+
+@pytest.mark.parametrize("lang, legend, not_said", [
+    ("en", "Rules and stake", "payout key"),
+    ("de", "Regeln und Einsatz", "Schlüssel"),
+    ("pl", "Zasady i stawka", None),
+    ("es", "Reglas y apuesta", None),
+])
+def test_the_fieldset_of_the_stake_is_named_for_the_stake(phone, lang, legend, not_said):
+    """The new-table form's fieldset of the rules, the stake and the currency was headed "Rules
+    and payout key", in German "Regeln und Schlüssel": a key that means nothing to a first-time
+    player. It names what is in it, the rules and the stake; a game without money keeps "Rules"."""
+    device = phone().speaking(lang)
+    for game in ("escalero", "yatzy"):
+        page = device.get(f"/new/{game}").get_data(as_text=True)
+        assert legend in legends(page)
+        if not_said:
+            assert not_said not in text(page)
+    assert legend not in legends(device.get("/new/kaques").get_data(as_text=True))
