@@ -33,3 +33,15 @@ def test_the_fieldset_of_the_stake_is_named_for_the_stake(phone, lang, legend, n
         if not_said:
             assert not_said not in text(page)
     assert legend not in legends(device.get("/new/kaques").get_data(as_text=True))
+
+
+def test_spanish_escalero_speaks_of_points_not_of_a_starting_point(phone):
+    """Spanish Escalero asked for an "Apuesta por punto de partida" and its rules said the
+    columns are worth "1, 2 y 4 puntos de partida": "punto de partida" is a starting point. The
+    form asks for an "Apuesta por punto" and the rules' columns are worth points."""
+    device = phone().speaking("es")
+    form = text(device.get("/new/escalero").get_data(as_text=True))
+    rules = text(device.get("/rules/escalero").get_data(as_text=True))
+    assert "Apuesta por punto" in form
+    assert "Las columnas valen 1, 2 y 4 puntos." in rules
+    assert "de partida" not in form + rules
