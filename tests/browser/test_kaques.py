@@ -40,7 +40,12 @@ def test_a_turn_entered_throw_by_throw_from_a_phone(server, new_phone):
     ben.goto(anna.url)
     ben.get_by_role("button", name="Ben").click()
     expect(ben.locator(".kq-now .turn")).to_contain_text("Anna's turn")
-    anna.locator(".kq-by-throw summary").click()  # the pad folds under the tray's total entry
+    # the pad folds under the tray's total entry, its fold marked as one that opens (it read as a
+    # heading of nothing, and a first-time player never tapped it)
+    fold = anna.locator(".kq-by-throw summary")
+    assert "▸" in fold.evaluate("summary => getComputedStyle(summary, '::before').content")
+    fold.click()
+    assert "▾" in fold.evaluate("summary => getComputedStyle(summary, '::before').content")
     pad = anna.locator("[data-kq-pad]")
     expect(pad).to_be_visible()
     expect(ben.locator("[data-kq-pad]")).to_have_count(0)
