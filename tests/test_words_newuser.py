@@ -45,3 +45,14 @@ def test_spanish_escalero_speaks_of_points_not_of_a_starting_point(phone):
     assert "Apuesta por punto" in form
     assert "Las columnas valen 1, 2 y 4 puntos." in rules
     assert "de partida" not in form + rules
+
+
+def test_spanish_kaques_standings_say_who_throws_in_a_sentence(phone):
+    """The Spanish standings of Jaques le Kaques marked the player on turn "Anna su turno",
+    words with no verb that read as broken Spanish; they say "Anna tira", as Escalero's
+    "Tira Anna" does."""
+    device = phone().speaking("es")
+    token = device.open_table("kaques", players=("Anna", "Ben"))
+    board = text(device.get(f"/t/{token}").get_data(as_text=True))
+    assert "Anna tira" in board
+    assert "su turno" not in board
