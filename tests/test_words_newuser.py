@@ -56,3 +56,30 @@ def test_spanish_kaques_standings_say_who_throws_in_a_sentence(phone):
     board = text(device.get(f"/t/{token}").get_data(as_text=True))
     assert "Anna tira" in board
     assert "su turno" not in board
+
+
+@pytest.mark.parametrize("lang, said, show", [
+    ("en", "Friends join from their own phones: they scan the QR code or type the code {code} on the start page.",
+     "Show the QR code"),
+    ("de", "Freunde kommen mit dem eigenen Handy dazu: QR-Code scannen oder auf der Startseite den Code {code} eingeben.",
+     "QR-Code zeigen"),
+    ("pl", "Znajomi dołączają ze swoich telefonów: skanują kod QR albo wpisują kod {code} na stronie startowej.",
+     "Pokaż kod QR"),
+    ("es", "Tus amigos se unen desde sus móviles: escanean el código QR o escriben el código {code} en la página de inicio.",
+     "Mostrar el código QR"),
+])
+def test_a_host_who_just_opened_a_table_is_told_how_friends_join(phone, lang, said, show):
+    """A host who had just opened a table read "Are you playing too? Take your seat" over the
+    board, and nothing said how the friends at the table get in: the QR code stood at the foot of
+    a page some 2,000 px long, under the pad and the seats, and the code in the header was not
+    said to be one to type. The host's card says it, with a link down to the QR code; a friend's
+    card does not."""
+    host = phone().speaking(lang)
+    token = host.open_table("escalero", players=("Anna", "Ben"))
+    page = host.get(f"/t/{token}").get_data(as_text=True)
+    code = re.search(r'class="code">(\w+)<', page).group(1)
+    join = page[page.index('id="join"'):page.index("</section>", page.index('id="join"'))]
+    assert said.format(code=code) in text(join)
+    assert re.search(rf'<a class="button small" href="#invite">{show}</a>', join)
+    friend = phone().speaking(lang).get(f"/t/{token}").get_data(as_text=True)
+    assert said.format(code=code) not in text(friend)
