@@ -505,5 +505,11 @@ def changes_since(db: sqlite_utils.Database, table_id: int, since: int, until: i
                       "ORDER BY id LIMIT ?", [table_id, since, until, limit]).fetchall()
 
 
+def written_between(db: sqlite_utils.Database, table_id: int, event_id: int, since: int, until: int) -> bool:
+    """Whether a table's change after `since` up to `until` wrote the event `event_id`."""
+    return db.execute("SELECT 1 FROM changes WHERE table_id = ? AND id > ? AND id <= ? AND event_id = ?",
+                      [table_id, since, until, event_id]).fetchone() is not None
+
+
 def last_change(db: sqlite_utils.Database, table_id: int) -> int:
     return db.execute("SELECT coalesce(max(id), 0) FROM changes WHERE table_id = ?", [table_id]).fetchone()[0]

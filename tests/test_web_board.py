@@ -85,7 +85,8 @@ def apply(board: str, message: str) -> str:
         assert element["tag"] == "hx-partial", f"{element['tag']} outside a partial"
         if element["attrs"]["id"] == "said":  # a screen reader's words, beside the board (table.html)
             continue
-        how = element["attrs"].get("hx-swap", "outerHTML")  # the page's default (base.html)
+        # the page's default (base.html); the words after the first scroll, and change nothing
+        how = element["attrs"].get("hx-swap", "outerHTML").split()[0]
         while True:
             inner = message[element["inside"]:element["end"] - len("</hx-partial>")]
             ids = [element["attrs"]["id"]] + re.findall(r'<div id="([^"]+)" hx-preserve></div>', inner)
@@ -110,6 +111,9 @@ def apply(board: str, message: str) -> str:
             assert how == "afterbegin", how
             edits.append((target["inside"], target["inside"], inner))
     return edited(edits)
+
+
+SHOW_SETTLEMENT = '<hx-partial id="board" hx-swap="innerHTML show:top showTarget:#settle">'
 
 
 def replaced(message: str) -> list[str]:
@@ -166,7 +170,7 @@ def test_the_parts_of_every_entry_make_the_whole_board(phone, app, log):
     viewers = {"host": host, "seat": seat, "stranger": phone(), "entry and undo": phone(),
                "undo and entry": phone(), "all three": phone()}
     boards = {name: board(viewer, token) for name, viewer in viewers.items()}
-    wholes = []
+    wholes, shown = [], []
 
     def check(response, what, *skipped, writer="host") -> None:
         assert response.status_code == 200, response.get_data(as_text=True)
@@ -175,6 +179,10 @@ def test_the_parts_of_every_entry_make_the_whole_board(phone, app, log):
                 continue
             message = answered(response) if name == writer else board(viewer, token, change_of(boards[name]))
             whole = board(viewer, token)
+            if "show:top" in message:  # the settlement scrolled into view
+                shown.append((name, what))
+                assert 'hx-swap="outerHTML show:top">' in message or SHOW_SETTLEMENT in message
+                message = message.replace(" show:top showTarget:#settle", "")
             if 'data-base="' in message:
                 assert "board-inner" not in message
                 assert same(apply(boards[name], message)) == same(whole), (name, what)
@@ -214,6 +222,14 @@ def test_the_parts_of_every_entry_make_the_whole_board(phone, app, log):
     # last (and its undo) with the settlement (issue 25) — but to the seat, whose own entries
     # the end makes the host's alone to change: the whole board, at the end and its undo
     assert wholes == [("seat", event), ("seat", ("undo", event)), ("seat", ("again", event))]
+    # the game's end, and nothing else, brings the settlement into view on every phone (a pad of
+    # 15 rows left it under the fold): each that sees the end, the writer's answer too
+    assert shown == [(name, event) for name in viewers if name not in ("entry and undo", "all three")] + [
+        (name, ("again", event)) for name in viewers]
+    # a board of the game over sent again for anything else (the host's new seats wait for a
+    # yes, before the rematch) leaves every phone where it is
+    assert host.post(f"/t/{token}/settings", {"approve_seats": "on"}).status_code == 200
+    assert not [name for name, viewer in viewers.items() if "show:" in board(viewer, token, change_of(boards[name]))]
 
 
 def test_an_escalero_entry_sends_its_cell_the_totals_and_the_turn(phone):

@@ -53,13 +53,15 @@ def tray_view(ctx: TableContext, args: Any) -> Any:
     return made(ctx, args) if made and ctx.played.game is not None and ctx.can_write else None
 
 
-def whole(ctx: TableContext, change: int, tapped: Any = None, slice_: float | None = None) -> str:
+def whole(ctx: TableContext, change: int, tapped: Any = None, slice_: float | None = None,
+          settled: bool = False) -> str:
     """The whole board as this kind of viewer sees it now, claiming `change` (taken before the
     state is read, so the board is never older than it says), with the page header's code and
-    name and the invitation beside it; `slice_`, as `rendered`."""
+    name and the invitation beside it; `slice_`, as `rendered`; `settled`: the game ended since
+    the board the phone shows, whose settlement it scrolls into view (`since`)."""
     values = variables(ctx, change, tapped)
     env = current_app.jinja_env
-    out = partial(rendered("_board.html", values, slice_), "board", "innerHTML")
+    out = partial(rendered("_board.html", values, slice_), "board", SHOW_SETTLEMENT if settled else "innerHTML")
     generic = env.get_template(GENERIC).make_module(values)
     out += swap(str(generic.where()).strip())
     if not ctx.who.read_only:
@@ -160,6 +162,28 @@ def parts(ctx: TableContext, base: int, change: int, tapped: Any = None, answer:
     return render(ctx, change, chosen, base, events, tapped, told)
 
 
+def since(ctx: TableContext, base: int, change: int, tapped: Any = None, answer: bool = False,
+          slice_: float | None = None) -> str:
+    """What a phone whose board shows `base` is sent to bring it to `change`: the parts these
+    changes touched (`parts`); or, when only the whole board will do and they ended the game
+    (a seated player's board at the end: `parts`), the whole board, which scrolls its
+    settlement into view; or "" when the whole board as any phone of its kind gets it will do.
+    The settlement of a game that has just ended comes into view on every phone (a pad of 15
+    rows left it under the fold, and who pays whom unseen); a board of a game over sent
+    again for anything else (a seat let in for the rematch, a correction) leaves its phone
+    where it is."""
+    return parts(ctx, base, change, tapped, answer) or (
+        whole(ctx, change, tapped, slice_, settled=True) if ended_since(ctx, base, change) else "")
+
+
+def ended_since(ctx: TableContext, base: int, change: int) -> bool:
+    """Whether the game ended after change `base` up to `change`: it is over, and its last
+    entry was written then."""
+    played = ctx.played
+    return (played.finished and bool(played.entries)
+            and store.written_between(ctx.db, ctx.table["id"], played.entries[-1][0].id, base, change))
+
+
 def took_back(played: Any, events: list) -> tuple[list, list] | None:
     """Of a run of entries and undos: the entries that stand (the game's last), and for each
     entry an undo among them took back, the game as it stood with that entry (as corrected)
@@ -257,6 +281,9 @@ def render(ctx: TableContext, change: int, chosen: Iterable[Part], base: int, ev
         html = str((getattr(own, name, None) or getattr(generic, name))(*args)).strip()
         if name == "stamp":
             html = html.replace(" data-change=", f' data-base="{base}" data-change=', 1)
+        if name == "settle" and ctx.played.finished:  # the game's end: into view (`since`)
+            out.append(partial(html, "settle", SETTLE_IN_VIEW))
+            continue
         out.append(swap(html))
     # what a screen reader says (templates/table.html: #said): the entries `told`, and whose turn
     # it is now where the game's parts have a turn line — its words as the turn part has them,
@@ -310,6 +337,10 @@ def partial(html: str, target: str, how: str | None = None) -> str:
     return f'<hx-partial id="{target}"{swap}>{html}</hx-partial>'
 
 
+# htmx's `show`: the swapped settlement (or the board's, on a whole board) scrolled to the top of
+# the screen, under the page header (app.css: #settle's scroll-margin-top)
+SETTLE_IN_VIEW = "outerHTML show:top"
+SHOW_SETTLEMENT = "innerHTML show:top showTarget:#settle"
 ID = re.compile(r'<[a-z]+\b[^>]*?\sid="([^"]+)"')
 INSIDE = re.compile(r"^<[a-z]+\b[^>]*>|</[a-z]+>$")  # an element's tags, around what it holds
 SPACE = re.compile(r"\s*\n\s*|  +(?=<)")  # no <pre> or <textarea> on a board: a line break, or spaces before a tag, is one space
@@ -332,7 +363,7 @@ def message(ctx: TableContext, base: int | None, hub, tapped: Any = None, done: 
         return whole(ctx.again(db, played), change, tapped, ANSWER_SLICE)
 
     def render_parts() -> str:
-        return parts(ctx.again(db, played), base, change, tapped, answer=done is not None) or render_whole()
+        return since(ctx.again(db, played), base, change, tapped, done is not None, ANSWER_SLICE) or render_whole()
 
     behind = base is not None and base < change
     if tapped:
@@ -362,7 +393,7 @@ def streamed(ctx: TableContext, base: int | None, change: int, hub) -> tuple[tup
         return wait
     if base is not None and base < change:
         key = (table_id, base, change, ctx.kind, "parts")
-        html = hub.board(key, lambda: hub.query(lambda db: parts(ctx.again(db), base, change)) or "")
+        html = hub.board(key, lambda: hub.query(lambda db: since(ctx.again(db), base, change)))
         if html:
             return key, html, change
     return (table_id, change, ctx.kind), board(ctx, change, hub), change
