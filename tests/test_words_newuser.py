@@ -83,3 +83,16 @@ def test_a_host_who_just_opened_a_table_is_told_how_friends_join(phone, lang, sa
     assert re.search(rf'<a class="button small" href="#invite">{show}</a>', join)
     friend = phone().speaking(lang).get(f"/t/{token}").get_data(as_text=True)
     assert said.format(code=code) not in text(friend)
+
+
+@pytest.mark.parametrize("lang, example", [("de", "„EUR“"), ("pl", "„EUR”"), ("es", "«EUR»")])
+def test_a_currency_refused_on_the_new_table_form_quotes_its_example_as_the_stake_does(phone, lang, example):
+    """A first-time host types "€" as the currency: refused, as it should be, with the example in
+    English quotes ("wie \\"EUR\\"") where the stake's refusal on the same form quotes its own in
+    the language's quotes („0,50“): the currency's example is quoted the same way now."""
+    host = phone().speaking(lang)
+    response = host.post("/new/escalero", {"player": ["Anna", "Ben"], "rule_currency": "€"}, fetch=False)
+    assert response.status_code == 400
+    said = text(response.get_data(as_text=True))
+    assert example in said
+    assert '"EUR"' not in said
