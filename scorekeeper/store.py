@@ -505,10 +505,14 @@ def changes_since(db: sqlite_utils.Database, table_id: int, since: int, until: i
                       "ORDER BY id LIMIT ?", [table_id, since, until, limit]).fetchall()
 
 
-def written_between(db: sqlite_utils.Database, table_id: int, event_id: int, since: int, until: int) -> bool:
-    """Whether a table's change after `since` up to `until` wrote the event `event_id`."""
-    return db.execute("SELECT 1 FROM changes WHERE table_id = ? AND id > ? AND id <= ? AND event_id = ?",
-                      [table_id, since, until, event_id]).fetchone() is not None
+def game_changes_between(db: sqlite_utils.Database, table_id: int, since: int, until: int, new_game: int,
+                         event_id: int | None) -> tuple[bool, bool]:
+    """Of a table's changes after `since` up to `until`: whether one began a new game (its
+    `game` is `new_game`), and whether one wrote the event `event_id`."""
+    began, wrote = db.execute(
+        "SELECT coalesce(max(game = ?), 0), coalesce(max(event_id = ?), 0) FROM changes "
+        "WHERE table_id = ? AND id > ? AND id <= ?", [new_game, event_id, table_id, since, until]).fetchone()
+    return bool(began), bool(wrote)
 
 
 def last_change(db: sqlite_utils.Database, table_id: int) -> int:

@@ -114,6 +114,7 @@ def apply(board: str, message: str) -> str:
 
 
 SHOW_SETTLEMENT = '<hx-partial id="board" hx-swap="innerHTML show:top showTarget:#settle">'
+TO_THE_TOP = '<hx-partial id="board" hx-swap="innerHTML scroll:top scrollTarget:window">'
 
 
 def replaced(message: str) -> list[str]:
@@ -230,6 +231,12 @@ def test_the_parts_of_every_entry_make_the_whole_board(phone, app, log):
     # yes, before the rematch) leaves every phone where it is
     assert host.post(f"/t/{token}/settings", {"approve_seats": "on"}).status_code == 200
     assert not [name for name, viewer in viewers.items() if "show:" in board(viewer, token, change_of(boards[name]))]
+    # the rematch takes every phone to the top of the new game, its pad and tray (a host's page,
+    # long with the seat list and QR code, stayed at the settlement, the new tray out of sight)
+    boards = {name: board(viewer, token) for name, viewer in viewers.items()}
+    rematch = host.post(f"/t/{token}/rematch", {"change": str(change_of(boards["host"]))})
+    assert rematch.status_code == 200 and TO_THE_TOP in answered(rematch)
+    assert all(TO_THE_TOP in board(viewer, token, change_of(boards[name])) for name, viewer in viewers.items())
 
 
 def test_an_escalero_entry_sends_its_cell_the_totals_and_the_turn(phone):

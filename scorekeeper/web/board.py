@@ -25,7 +25,7 @@ from typing import Any, Iterable
 
 from flask import current_app
 
-from .. import store
+from .. import service, store
 from ..games.base import RuleError
 from ..gamelog import paced
 from .context import TableContext
@@ -54,14 +54,14 @@ def tray_view(ctx: TableContext, args: Any) -> Any:
 
 
 def whole(ctx: TableContext, change: int, tapped: Any = None, slice_: float | None = None,
-          settled: bool = False) -> str:
+          how: str = "innerHTML") -> str:
     """The whole board as this kind of viewer sees it now, claiming `change` (taken before the
     state is read, so the board is never older than it says), with the page header's code and
-    name and the invitation beside it; `slice_`, as `rendered`; `settled`: the game ended since
-    the board the phone shows, whose settlement it scrolls into view (`since`)."""
+    name and the invitation beside it; `slice_`, as `rendered`; `how`, its swap, which may
+    scroll the page (`since`)."""
     values = variables(ctx, change, tapped)
     env = current_app.jinja_env
-    out = partial(rendered("_board.html", values, slice_), "board", SHOW_SETTLEMENT if settled else "innerHTML")
+    out = partial(rendered("_board.html", values, slice_), "board", how)
     generic = env.get_template(GENERIC).make_module(values)
     out += swap(str(generic.where()).strip())
     if not ctx.who.read_only:
@@ -165,23 +165,30 @@ def parts(ctx: TableContext, base: int, change: int, tapped: Any = None, answer:
 def since(ctx: TableContext, base: int, change: int, tapped: Any = None, answer: bool = False,
           slice_: float | None = None) -> str:
     """What a phone whose board shows `base` is sent to bring it to `change`: the parts these
-    changes touched (`parts`); or, when only the whole board will do and they ended the game
-    (a seated player's board at the end: `parts`), the whole board, which scrolls its
-    settlement into view; or "" when the whole board as any phone of its kind gets it will do.
-    The settlement of a game that has just ended comes into view on every phone (a pad of 15
-    rows left it under the fold, and who pays whom unseen); a board of a game over sent
-    again for anything else (a seat let in for the rematch, a correction) leaves its phone
-    where it is."""
-    return parts(ctx, base, change, tapped, answer) or (
-        whole(ctx, change, tapped, slice_, settled=True) if ended_since(ctx, base, change) else "")
+    changes touched (`parts`); or, when only the whole board will do, the whole board scrolled
+    where these changes want the phone to look (`scrolled`); or "" when the whole board as
+    any phone of its kind gets it will do."""
+    found = parts(ctx, base, change, tapped, answer)
+    if found:
+        return found
+    how = scrolled(ctx, base, change)
+    return whole(ctx, change, tapped, slice_, how) if how else ""
 
 
-def ended_since(ctx: TableContext, base: int, change: int) -> bool:
-    """Whether the game ended after change `base` up to `change`: it is over, and its last
-    entry was written then."""
+def scrolled(ctx: TableContext, base: int, change: int) -> str | None:
+    """Where a whole board after change `base` up to `change` scrolls its page: a new game
+    begun since (a rematch), to its top, where its pad and tray are (the page stood at the
+    settlement, and a host's, long with the seat list and the QR code, stayed there); the
+    game ended since (a seated player's board at its end: `parts`), to its settlement — a pad
+    of 15 rows left who won, who pays whom and the Rematch under the fold, with no sign the
+    game was over. Else None: a board sent again for anything else (a seat let in, a
+    correction) leaves its phone where it is."""
+    if base >= change:
+        return None
     played = ctx.played
-    return (played.finished and bool(played.entries)
-            and store.written_between(ctx.db, ctx.table["id"], played.entries[-1][0].id, base, change))
+    ended = played.entries[-1][0].id if played.finished and played.entries else None
+    began, ended = store.game_changes_between(ctx.db, ctx.table["id"], base, change, service.NEW_GAME, ended)
+    return TO_THE_TOP if began else SHOW_SETTLEMENT if ended else None
 
 
 def took_back(played: Any, events: list) -> tuple[list, list] | None:
@@ -341,6 +348,7 @@ def partial(html: str, target: str, how: str | None = None) -> str:
 # the screen, under the page header (app.css: #settle's scroll-margin-top)
 SETTLE_IN_VIEW = "outerHTML show:top"
 SHOW_SETTLEMENT = "innerHTML show:top showTarget:#settle"
+TO_THE_TOP = "innerHTML scroll:top scrollTarget:window"
 ID = re.compile(r'<[a-z]+\b[^>]*?\sid="([^"]+)"')
 INSIDE = re.compile(r"^<[a-z]+\b[^>]*>|</[a-z]+>$")  # an element's tags, around what it holds
 SPACE = re.compile(r"\s*\n\s*|  +(?=<)")  # no <pre> or <textarea> on a board: a line break, or spaces before a tag, is one space

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 
 import pytest
+from playwright.sync_api import expect
 
 from scorekeeper.games import escalero
 from scorekeeper.games.base import parse_rules
@@ -143,9 +144,15 @@ def test_a_whole_game_on_three_phones_and_the_rematch_swap_the_tray(server, new_
     for page in (*phones.values(), host):
         page.wait_for_selector("#board .settle")
         assert not page.locator("#tray").is_visible()
+        expect(page.locator("#settle h2")).to_be_in_viewport(ratio=1)  # the end brought who won into view
     phones["Ben"].click("#board button:has-text('Rematch')")
-    for page in phones.values():
+    for page in (*phones.values(), host):
         page.wait_for_selector("#tray:visible")
+        # the new game from its top, the tray in view: the host's page, long with its seat list
+        # and QR code, stayed where the settlement had been
+        expect(page.locator("#settle")).to_be_hidden()
+        assert page.evaluate("window.scrollY") == 0
+        tray_in_view(page)
     anna = phones["Anna"]
     throw(anna, [5, 5, 5, 5, 5])  # the dice pad works on the new game without a reload
     anna.click("#tray .option[data-row='G']")
