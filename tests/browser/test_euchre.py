@@ -303,27 +303,47 @@ def test_every_count_of_tricks_stays_above_the_confirm_with_a_long_name(server, 
     clear()
 
 
-@pytest.mark.parametrize("locale", ["de-AT", "pl-PL"])
-def test_a_small_phone_keeps_the_counts_of_tricks_in_view_above_the_confirm(server, new_phone, locale):
+@pytest.mark.parametrize("locale, names", [("de-AT", ("Anna", "Bartholomew", "Cleo", "Dora")),
+                                           ("pl-PL", ("Anna", "Bartholomew"))], ids=["de-AT partnership", "pl-PL two-handed"])
+def test_a_small_phone_keeps_the_counts_of_tricks_in_view_above_the_confirm(server, new_phone, locale, names):
     """A 320×568 phone: the tray cannot hold the whole hand, and once 4 was tapped as the
     makers' tricks the check and Confirm at its foot covered every count, the 4 tapped among
     them. The counts come first there, the optional rows after them: all six in view above
-    the check, and who deals and who leads above the tray."""
-    link = open_table(new_phone(), server, "euchre", ("Anna", "Ben", "Cleo", "Dora"))
+    the check, and who deals and who leads above the tray. With a Bartholomew at the table
+    (partnership and two-handed) "Bartholomew hat Trumpf bestimmt" took two lines and its
+    Change a third, and the lower row went 5 to 29 px under the check; from the second hand
+    on the Undo's line atop the tray and a lone defender in the check took more. Who named
+    trump stands beside Change now, the check's words and the counts' heading a size smaller."""
+    link = open_table(new_phone(), server, "euchre", names, form="partnership" if len(names) == 4 else "two-handed")
     anna = seat(new_phone, link, ("Anna",), ready="#tray .maker", viewport={"width": 320, "height": 568},
                 locale=locale, extra_http_headers={"Accept-Language": locale})["Anna"]
-    anna.locator("#tray .maker[data-maker='Cleo']").tap()
+
+    def in_view():
+        check = anna.locator("#tray .confirm").bounding_box()
+        tray = anna.locator("#tray").bounding_box()
+        for count in anna.locator("#tray .trick").all():
+            box = count.bounding_box()
+            assert tray["y"] <= box["y"] and box["y"] + box["height"] <= check["y"], (count.inner_text(), box, check)
+        line = anna.locator("#board .deal-line").bounding_box()
+        assert line["y"] + line["height"] <= tray["y"], (line, tray)
+
+    anna.locator("#tray .maker[data-maker='Bartholomew']").tap()
     anna.locator("#tray [data-tricks='4']").tap()
     expect(anna.locator("#tray [data-confirm]")).to_contain_text("+1")
-    check = anna.locator("#tray .confirm").bounding_box()
-    tray = anna.locator("#tray").bounding_box()
-    for count in anna.locator("#tray .trick").all():
-        box = count.bounding_box()
-        assert tray["y"] <= box["y"] and box["y"] + box["height"] <= check["y"], (count.inner_text(), box, check)
-    line = anna.locator("#board .deal-line").bounding_box()
-    assert line["y"] + line["height"] <= tray["y"], (line, tray)
+    in_view()
     anna.locator("#tray [data-confirm]").tap()
     expect(anna.locator("#stamp")).to_have_attribute("data-entries", "1")
+    # the second hand: the Undo's line atop the tray, and (partnership) Anna defends alone
+    if len(names) == 4:
+        anna.locator("#tray .maker[data-maker='Dora']").tap()
+        anna.locator("#tray [data-lone='Anna']").tap()
+        expect(anna.locator("#tray [data-lone='Anna'] input")).to_be_checked()
+    else:
+        anna.locator("#tray .maker[data-maker='Bartholomew']").tap()
+    anna.locator("#tray [data-tricks='2']").tap()
+    expect(anna.locator("#tray [data-confirm]")).to_contain_text("+2")
+    expect(anna.locator("#tray .tray-undo")).to_be_visible()
+    in_view()
 
 
 def test_a_redeal_s_check_reads_line_under_line_on_a_small_phone(server, new_phone):
