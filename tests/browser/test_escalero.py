@@ -252,8 +252,11 @@ def test_the_seat_list_the_host_opened_stays_open_as_a_phone_sits_down(server, n
     sit(host, "Anna")
     write(host, 1, "F", "35 served")
     expect(host.locator("#seats")).not_to_have_attribute("open", "")
-    host.locator("#seats > summary").click()
+    fold = host.locator("#seats > summary")  # marked as a fold that opens, turned down once open
+    assert "▸" in fold.evaluate("summary => getComputedStyle(summary, '::before').content")
+    fold.click()
     expect(host.locator("#seats")).to_have_attribute("open", "")
+    assert "▾" in fold.evaluate("summary => getComputedStyle(summary, '::before').content")
     friend = new_phone()
     friend.goto(link)
     friend.fill("#join input[name=name]", "Cleo")

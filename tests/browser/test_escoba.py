@@ -150,10 +150,13 @@ def test_the_false_captures_stay_open_once_tapped_open(server, new_phone):
     take_seat(ben, link, "Ben")
     ben.click("#tray [data-open-round]")
     ben.locator("#tray input[name=c0]").fill("22")
-    ben.click("#tray details.mistakes summary")
+    fold = ben.locator("#tray details.mistakes summary")  # marked as a fold that opens
+    assert "▸" in fold.evaluate("summary => getComputedStyle(summary, '::before').content")
+    fold.click()
     ben.wait_for_selector("#tray [data-last]:has-text('18 cards')")  # the count's answer is in
     mistakes = ben.locator("#tray details.mistakes")
     assert mistakes.get_attribute("open") is not None
+    assert "▾" in fold.evaluate("summary => getComputedStyle(summary, '::before').content")
     ben.locator("label.chip:has-text('Anna')").click()  # the seven of coins: checked again
     ben.wait_for_selector("#tray .round-points")
     assert mistakes.get_attribute("open") is not None

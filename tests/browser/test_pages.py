@@ -65,3 +65,33 @@ def test_the_big_screen_opened_on_a_phone_gives_the_board_the_width(server, new_
         box = words.bounding_box()
         line = float(words.evaluate("e => parseFloat(getComputedStyle(e).lineHeight) || 1.4 * parseFloat(getComputedStyle(e).fontSize)"))
         assert box["height"] < 1.6 * line, (name, box, line)
+
+
+def test_every_fold_that_opens_on_a_tap_shows_a_triangle(server, new_phone):
+    """A section that opens on a tap ("Invite players: QR code and table code" on a friend's
+    board, "Or paste the log", the history's "Every row of the log") stood as a bold line with
+    no mark: the triangle of <details> was hidden by the summary's flex, and a first-time
+    player never tapped it. Each carries ▸ folded and ▾ open now, a thumb high."""
+    from .conftest import enter_for_all, open_table, sit
+
+    host = new_phone()
+    link = open_table(host, server, "kaques", ("Anna", "Ben"))
+    enter_for_all(host, link.rsplit("/", 1)[1], [{"type": "turn", "player": "Anna", "points": 100}])
+    friend = new_phone()
+    friend.goto(link)
+    sit(friend, "Ben")
+    folds = [(friend, "#invite > details > summary")]
+    history = new_phone()
+    history.goto(link + "/history")
+    folds.append((history, "details.entries > summary"))
+    importer = new_phone()
+    importer.goto(server.url + "/import")
+    folds.append((importer, ".import-form details > summary"))
+    mark = "summary => getComputedStyle(summary, '::before').content"
+    for page, selector in folds:
+        fold = page.locator(selector)
+        assert "▸" in fold.evaluate(mark), selector
+        assert fold.bounding_box()["height"] >= 44, selector
+        fold.click()
+        assert fold.evaluate("summary => summary.parentElement.open"), selector
+        assert "▾" in fold.evaluate(mark), selector

@@ -523,6 +523,8 @@ def test_a_cross_out_turns_red_only_once_it_asks(server, new_phone):
     value = anna.locator("#tray button.option").first.evaluate(background)
     cross = anna.locator("#tray details.option > summary").first
     assert cross.evaluate(background) == value
+    # a button, not a fold: no triangle of the folds that open beside it
+    assert cross.evaluate("summary => getComputedStyle(summary, '::before').content") == "none"
     cross.click()
     assert cross.evaluate(background) != value
     confirm = anna.locator("#tray details[open] > button")

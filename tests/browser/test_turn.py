@@ -195,8 +195,11 @@ def test_an_entry_reaches_other_phones_as_its_parts_and_an_open_history_follows(
         page.click("#tray .option >> nth=0")
         wait_entries(phones["Ben" if number % 2 == 0 else "Anna"], number + 1)
     ben = phones["Ben"]
-    ben.click("#history-earlier summary")
+    fold = ben.locator("#history-earlier summary")  # marked as a fold that opens
+    assert "▸" in fold.evaluate("summary => getComputedStyle(summary, '::before').content")
+    fold.click()
     ben.wait_for_selector("#history-earlier ol li")
+    assert "▾" in fold.evaluate("summary => getComputedStyle(summary, '::before').content")
     assert ben.locator("#history-earlier ol li").count() == 3
     throw(phones["Anna"], [3, 3, 3, 1, 1])
     phones["Anna"].click("#tray .option >> nth=0")
