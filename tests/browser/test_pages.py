@@ -95,3 +95,20 @@ def test_every_fold_that_opens_on_a_tap_shows_a_triangle(server, new_phone):
         fold.click()
         assert fold.evaluate("summary => summary.parentElement.open"), selector
         assert "▾" in fold.evaluate(mark), selector
+
+
+@pytest.mark.parametrize("locale", LANGS)
+def test_show_the_qr_code_brings_the_invitation_s_heading_into_view(server, new_phone, locale):
+    """The host's card's "Show the QR code" jumped to the invitation with its heading ("Invite
+    players: QR code and table code") behind the sticky header: the page showed a QR code under
+    a header, with nothing saying what it was for. The heading stands under the header now."""
+    from .conftest import open_table
+
+    host = new_phone(locale=locale, extra_http_headers={"Accept-Language": locale})
+    open_table(host, server, "kaques", ("Anna", "Ben"))
+    host.click("#join a[href='#invite']")
+    host.wait_for_function("() => location.hash === '#invite' && window.scrollY > 0")
+    header = host.locator("header.top").bounding_box()
+    heading = host.locator("#invite > details > summary").bounding_box()
+    assert heading["y"] >= header["y"] + header["height"], (heading, header)
+    assert heading["y"] + heading["height"] <= 740
