@@ -254,6 +254,25 @@ def test_the_bonus_row_says_how_far_it_is(table):
     assert re.search(r'<td class="mine">113<small', html)  # 63 and 50 head Anna's column
 
 
+def test_the_totals_money_fits_its_column(table, phone):
+    """Three players keep the currency with each amount; four at €0.50 a point, Anna 373 and the
+    others nothing, leave it to the row's name, and amounts still too long for a column of four
+    ("+559.50") are the row's smaller print (yatzy.css). The cents stay: they are not whole."""
+    token, host, anna, ben, cleo = table
+    assert score(host, token, "0:chance", value=21).status_code == 200
+    assert re.search(r'<tr id="totals"><th>Total</th><td class="mine">21<small class="plus">\+€4\.20</small>', card(anna, token))
+    four = phone()
+    token = four.open_table("yatzy", ("Anna", "Ben", "Cleo", "Dora"), stake="0.50")
+    best = {"1": 4, "2": 10, "3": 15, "4": 20, "5": 25, "6": 30, "pair": 12, "two_pairs": 22, "three": 18, "four": 24,
+            "small": 15, "large": 20, "full": 28, "chance": 30, "yatzy": 50}
+    for box, value in best.items():
+        for seat in range(4):
+            assert score(four, token, f"{seat}:{box}", value=value if seat == 0 else 0).status_code == 200
+    html = card(four, token)
+    assert '<tr id="totals" class="tight"><th>Total<small>€</small></th>' in html
+    assert re.findall(r'<small class="(?:plus|minus)">([^<]*)</small>', html) == ["+559.50", "-186.50", "-186.50", "-186.50"]
+
+
 def test_the_bonus_row_counts_in_the_phone_s_grammar(table):
     """One point short read "faltan 1" on a Spanish phone ("le faltan 1 para la bonificación"):
     the count is a plural of its own in every language, "falta 1" but "faltan 2"."""

@@ -211,6 +211,31 @@ def test_long_names_atop_the_card_stand_apart(server, new_phone):
         assert right >= 3 and left >= 3, (name, right, left)
 
 
+BEST = {"1": 5, "2": 10, "3": 15, "4": 20, "5": 25, "6": 30, "pair": 12, "two_pairs": 22, "three": 18, "four": 24,
+        "small": 15, "large": 20, "full": 28, "chance": 30, "yatzy": 50}
+
+
+def test_four_players_money_of_four_digits_reads_whole_in_its_column(server, new_phone):
+    """Four players at €1.00 a point, an Austrian phone, Anna 374 and the others nothing: under
+    Anna's total "+" stood over "€ 1.122,00", which ran into Ben's column, and every "-€ 374,00"
+    broke after its "-". Too long for their columns, the amounts leave the currency's sign to
+    the row's name ("Gesamt €") and a whole amount its cents: "+1.122", one line, in its cell."""
+    names = ("Anna", "Ben", "Cleo", "Dora")
+    host = new_phone(locale="de-AT", extra_http_headers={"Accept-Language": "de-AT"})
+    link = open_table(host, server, "yatzy", names, form="scandinavian", stake="1.00")
+    enter_for_all(host, link.rsplit("/", 1)[1], [{"type": "score", "player": name, "box": box, "value": value if name == "Anna" else 0}
+                                                 for box, value in BEST.items() for name in names])
+    host.reload()
+    cells = host.locator("#totals td").evaluate_all("""tds => tds.map((td) => {
+        const money = td.querySelector('small'), range = document.createRange(); range.selectNodeContents(money);
+        const text = range.getBoundingClientRect(), cell = td.getBoundingClientRect();
+        return {text: money.textContent, lines: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size,
+                inside: text.left >= cell.left && text.right <= cell.right}; })""")
+    assert all(cell["lines"] == 1 and cell["inside"] for cell in cells), cells
+    assert [cell["text"] for cell in cells] == ["+1.122", "-374", "-374", "-374"], cells
+    expect(host.locator("#totals th")).to_have_text("Gesamt€")
+
+
 def test_the_round_reads_whole_beside_the_hosts_undo(server, new_phone):
     """The host's phone has an Undo on every turn (the last entry is always the host's to take
     back): beside "Zurücknehmen" the turn line read "Du bist dran! ·…", the round cut off. The

@@ -7,9 +7,11 @@ generic board asks of it). Its templates are `templates/` (read as games/yatzy/�
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
+from babel.numbers import get_currency_symbol
 from flask import g
 from flask_babel import get_locale
 
@@ -18,7 +20,7 @@ from ....games import yatzy
 from ....games.base import RuleError
 from ...context import table_blueprint
 from ...dice import read_dice
-from ...i18n import _, localize, ngettext, npgettext, number, pgettext
+from ...i18n import _, localize, money, ngettext, npgettext, number, pgettext
 from ...writes import answer, field, idem
 from ...writes import board as board_version
 from .. import Screen
@@ -181,6 +183,44 @@ class Bonus:
 
 
 @dataclass(frozen=True)
+class TotalMoney:
+    """The money under the totals, as the card's narrow columns can hold it: `cells`, each
+    player's amount as shown; `sign`, the currency's sign for the row's name when the cells
+    leave it out; `tight`, the amounts in the row's smaller print (too long even so)."""
+
+    cells: dict
+    sign: str | None
+    tight: bool
+
+
+# the characters the money under a total has room for in its column on a 360 px phone, by the
+# number of players (the boxes' names take a third of the width; five and more scroll, 64 px)
+MONEY_ROOM = {1: 20, 2: 13, 3: 9, 4: 6}
+
+
+def total_money(amounts: dict, currency: str | None, players: int) -> TotalMoney:
+    """`amounts` ({player: "1122.00"}) written for the totals row: with the currency while
+    they fit ("+€ 12,50"); else the currency's sign moves to the row's name, whole amounts
+    (a stake of whole units) without their cents ("+1.122"), and what is still too long for
+    its column in the row's smaller print ("+798,50"). In four columns "+€ 1.180,00" broke
+    after its "+" and ran into the next column."""
+    room = MONEY_ROOM.get(players, 8)
+    whole = {player: money(amount, currency, signed=True) for player, amount in amounts.items()}
+    if not currency or max(map(len, whole.values()), default=0) <= room:
+        return TotalMoney(whole, None, False)
+    values = {player: Decimal(str(amount)) for player, amount in amounts.items()}
+    if all(value == value.to_integral_value() for value in values.values()):  # a stake of whole units
+        cells = {player: number(int(value), signed=True) for player, value in values.items()}
+    else:
+        cells = {player: money(value, None, signed=True) for player, value in values.items()}
+    try:
+        sign = get_currency_symbol(currency, locale=str(get_locale()))
+    except (ValueError, KeyError):
+        sign = currency
+    return TotalMoney(cells, sign, max(map(len, cells.values())) > room)
+
+
+@dataclass(frozen=True)
 class YatzyView:
     """What the Yatzy templates read: the card's players (this phone's first), the boxes and
     their words in the phone's language, who writes now."""
@@ -214,6 +254,11 @@ class YatzyView:
 
     def box_label(self, box: Any) -> str:
         return box_label(box)
+
+    def total_money(self, result: Any) -> TotalMoney | None:
+        """The money under the totals (`total_money`), none without a stake."""
+        amounts = result.get("money")
+        return total_money(amounts, result.get("currency"), len(self.players)) if amounts else None
 
     def value_labels(self, box: Any) -> tuple[tuple[int, str], ...]:
         return value_labels(yatzy.Box(box), self.form)
