@@ -186,6 +186,20 @@ def test_yatzy_s_open_boxes_stand_in_the_tray_at_150_percent(server, new_phone, 
         return range.getClientRects().length > name.textContent.trim().split(/\\s+/).length; }).map((name) => name.textContent)""")
     assert broken == []
     assert inside_the_screen(cleo, "#tray .option") == []
+    # at 200 % (180×370 CSS px) fifteen boxes two to a row need 400 px, the tray has 296: they
+    # scrolled inside it, and on the page as it opens only two rows stood on the screen. Now
+    # the four best rows do, unscrolled (every box these dice score), and a fifth row cut at
+    # the tray's foot under a shade says more follow
+    cleo.set_viewport_size(zoomed(2.0)["viewport"])
+    assert cleo.evaluate("[scrollY, document.querySelector('#tray').scrollTop]") == [0, 0]
+    options = cleo.locator("#tray .tray-options .option")
+    tray = cleo.locator("#tray").bounding_box()
+    for option in options.all()[:8]:
+        box = option.bounding_box()
+        assert tray["y"] <= box["y"] and box["y"] + box["height"] <= 370, (option.inner_text(), box, tray)
+    assert options.nth(8).bounding_box()["y"] < tray["y"] + tray["height"]
+    assert cleo.evaluate("getComputedStyle(document.querySelector('#tray'), '::after').backgroundImage").startswith("linear-gradient")
+    assert inside_the_screen(cleo, "#tray .option") == []
 
 
 @pytest.mark.parametrize("context", [zoomed(1.5), zoomed(2.0), zoomed(1.5, 320, 568), {"viewport": {"width": 320, "height": 568}}],
