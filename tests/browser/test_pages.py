@@ -97,7 +97,7 @@ def test_every_fold_that_opens_on_a_tap_shows_a_triangle(server, new_phone):
         assert "▾" in fold.evaluate(mark), selector
 
 
-@pytest.mark.parametrize("locale", LANGS)
+@pytest.mark.parametrize("locale", ["de-AT", "pl-PL"])  # the longest header and host's card
 def test_show_the_qr_code_brings_the_invitation_s_heading_into_view(server, new_phone, locale):
     """The host's card's "Show the QR code" jumped to the invitation with its heading ("Invite
     players: QR code and table code") behind the sticky header: the page showed a QR code under
