@@ -169,7 +169,7 @@ class Write:
                 raise Refused(misfit.error.text)
             # named as its row in the history is (#45), not by its place among the entries
             raise Refused("%(error)s (entry #%(number)s would no longer fit)", error=misfit.error.text,
-                          number=played.entries[misfit.number - 1][0].id)
+                          number=played.number(played.entries[misfit.number - 1][0].id))
         return self.event("correct", replacement, target=recorded.id)
 
     def save_draft(self, payload: Any) -> None:
@@ -1096,6 +1096,12 @@ class Played:
         if not (text.isascii() and text.isdigit()) or len(text) > 18 or str(int(text)) != text:
             return None
         return self._positions.get(int(text))
+
+    def number(self, event_id: int) -> int:
+        """An event's number in its game, as its history row shows it (#3): its place among the
+        game's events, from 1. The store's ids count every table's events: a pub's second table
+        read "#17" after its first two turns, and a server of a few weeks five digits."""
+        return bisect.bisect_left(self.history, event_id, key=lambda recorded: recorded.id) + 1
 
     @cached_property
     def _positions(self) -> dict[int, int]:

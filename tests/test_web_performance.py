@@ -65,6 +65,22 @@ def test_board_carries_the_newest_rows_and_the_rest_on_demand(phone, app):
     assert phone().get(f"/b/{board_token}/board/earlier").status_code == 404
 
 
+def test_the_history_numbers_each_game_s_events_from_one(phone, app):
+    """A history row's number is its place among its game's events (#1, #2, …): the store's
+    ids count every table's events, and a pub's second table read "#17" after its first two
+    turns (a server of a few weeks, five digits). An undo names the entry it took back by it."""
+    entered(phone, 6)  # another table's events first
+    host, token = entered(phone, 3)
+    db = store.connect(app.config["DATABASE"])
+    played = service.load(db, service.current_game(db, service.by_join_token(db, token)["id"]))
+    last = played.entries[-1][0].id
+    assert last > 3  # ids and numbers part
+    assert host.write(f"/t/{token}/undo", {"target": str(last)}).status_code == 200
+    board = host.get(f"/t/{token}/board").get_data(as_text=True)
+    assert history_ids(board) == ["4", "3", "2"]  # the newest rows first: the undo, then its entry
+    assert "undid entry #3" in board and f'id="h{last}"' in board
+
+
 def test_live_stream_starts_from_the_board_the_page_shows(phone, app):
     host, token = entered(phone, 2)
     page = host.get(f"/t/{token}").get_data(as_text=True)
