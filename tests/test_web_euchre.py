@@ -61,7 +61,7 @@ def board(device, token):
 
 def picking(page):
     """Whether a page offers this phone the hand picker (who named trump, or a redeal)."""
-    return 'name="maker"' in page and "who named trump?" in page
+    return 'name="maker"' in page and "who named trump?" in page.lower()
 
 
 def choices(tray):

@@ -89,3 +89,26 @@ def test_a_hand_sent_without_its_maker_is_refused_in_the_tray_s_own_words(phone,
     response = host.write(f"/t/{token}/euchre/hand", {"tricks": "3"})
     assert response.status_code == 400
     assert re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", "", response.get_data(as_text=True)))).strip() == refusal
+
+
+@pytest.mark.parametrize("lang, hand, question", [
+    ("en", "Hand 2", "Who named trump?"),
+    ("de", "Runde 2", "Wer hat Trumpf bestimmt?"),
+    ("pl", "Rozdanie 2", "Kto wybrał atut?"),
+    ("es", "Mano 2", "¿Quién eligió el triunfo?"),
+])
+def test_after_a_hand_the_tray_names_the_next_hand_once(phone, lang, hand, question):
+    """After a hand, the writer's tray read "Hand 2 [Undo]" right over "Hand 2: who named
+    trump?", the same words twice; the Undo's line names the hand, the question stands alone.
+    The first hand, with no Undo over it, still asks "Hand 1: who named trump?"."""
+    host = speaking(phone, lang)
+    token = host.open_table("euchre", PLAYERS)
+    host.join(token, "Anna")
+    first = html.unescape(host.get(f"/t/{token}/board").get_data(as_text=True))
+    assert hand.replace("2", "1") + ":" in re.search(r"<h3>(.*?)</h3>", first.split('id="tray"')[1]).group(1)
+    assert host.write(f"/t/{token}/euchre/hand", {"maker": "Anna", "tricks": "3"}).status_code == 200
+    board = html.unescape(host.get(f"/t/{token}/board").get_data(as_text=True))
+    tray = board.split('id="tray"')[1].split("</form>")[0]
+    words = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", tray))
+    assert words.count(hand) == 1 and "tray-undo" in tray
+    assert re.search(r"<h3>(.*?)</h3>", tray).group(1) == question
