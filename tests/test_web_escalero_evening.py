@@ -1,0 +1,36 @@
+"""An evening of Escalero at the pub, read on the phones through Flask's client: what the end
+of a game and the pad say of each side's money (found by the evening-at-the-pub helper)."""
+
+import html
+import re
+
+import pytest
+
+NAMES = ("Jürgen", "Lena", "Gosia", "Íñigo")
+
+
+def finished_game(phone, lang):
+    """A one-column game of four at €0.10 a point to its end: Íñigo scores, the others do not."""
+    host = phone().speaking(lang)
+    token = host.open_table("escalero", NAMES, columns=1, stake="0.10")
+    rows = ("1", "2", "3", "4", "5", "6", "S", "F", "P", "G")
+    for row in rows:
+        for name in NAMES:
+            value = (int(row) * 3 if row in "123456" else {"S": 20, "F": 30, "P": 40, "G": 50}[row]) \
+                if name == "Íñigo" else 0
+            assert host.enter(token, {"type": "score", "player": name, "column": 1, "row": row,
+                                      "value": value}).status_code == 200
+    return html.unescape(host.get(f"/t/{token}").get_data(as_text=True))
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "pl", "es"])
+def test_a_winner_s_money_carries_its_plus_as_the_evening_and_the_losses_do(phone, lang):
+    """The settlement and the pad's points row wrote a loser's money '-€ 0,70' and a winner's
+    '€ 1,30', no sign, where the evening so far, the statistics, an imported game and Yatzy's
+    settlement say '+€ 1,30': the winner's money reads '+€ 1,30' on every page now."""
+    page = finished_game(phone, lang)
+    pad, settle = page.split('id="settle"')[:2]
+    money = re.findall(r'class="settle-money[^"]*">([^<]+)</b>', settle)
+    assert len(money) == 4 and [amount[0] for amount in money] == ["-", "-", "-", "+"], money
+    points_row = re.findall(r"<small>([^<]*€[^<]*)</small>", pad)[-4:]
+    assert [amount[0] for amount in points_row] == ["-", "-", "-", "+"], points_row
