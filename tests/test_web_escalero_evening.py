@@ -34,3 +34,19 @@ def test_a_winner_s_money_carries_its_plus_as_the_evening_and_the_losses_do(phon
     assert len(money) == 4 and [amount[0] for amount in money] == ["-", "-", "-", "+"], money
     points_row = re.findall(r"<small>([^<]*€[^<]*)</small>", pad)[-4:]
     assert [amount[0] for amount in points_row] == ["-", "-", "-", "+"], points_row
+
+
+@pytest.mark.parametrize("lang, won, lost", [
+    ("en", "+1 pt", "-1 pt"), ("de", "+1 Pkt.", "-1 Pkt."), ("pl", "+1 pkt", "-1 pkt"), ("es", "+1 pto", "-1 pto")])
+def test_one_point_is_not_written_as_points(phone, lang, won, lost):
+    """A side a point up read '+1 pts' at the end, in English and Spanish: one point reads
+    '+1 pt' ('+1 pto'), more '+13 pts'."""
+    host = phone().speaking(lang)
+    token = host.open_table("escalero", ("Anna", "Ben"), columns=1, stake="0.10")
+    for row in ("1", "2", "3", "4", "5", "6", "S", "F", "P", "G"):
+        for name in ("Anna", "Ben"):
+            value = 1 if (name, row) == ("Anna", "1") else 0
+            assert host.enter(token, {"type": "score", "player": name, "column": 1, "row": row,
+                                      "value": value}).status_code == 200
+    settle = html.unescape(host.get(f"/t/{token}").get_data(as_text=True)).split('id="settle"')[1]
+    assert re.findall(r'class="settle-points">([^<]+)</b>', settle) == [won, lost]
