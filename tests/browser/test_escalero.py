@@ -116,6 +116,24 @@ def test_whole_game_reaches_settlement(server, browser, new_phone):
         assert page.locator("#board button[name=fix]").count() == 0
     host.wait_for_selector(".settle")
     assert host.locator("#board button[name=fix]").count() == 90
+    # the rematch, played the same, and the big screen on a 1280x720 TV, which nobody scrolls:
+    # who won, every side, who pays whom and the evening so far on the screen (one under the
+    # other, the evening's who pays whom tonight stood a screen under its foot)
+    host.click("#board button:has-text('Rematch')")
+    expect(host.locator("#settle")).to_be_hidden()
+    enter_for_all(host, link.rsplit("/", 1)[-1], [
+        {"type": "score", "player": name, "column": column, "row": row, "value": int(row) if scores else 0}
+        for column, row, name, scores in plan])
+    tv = browser.new_context(viewport={"width": 1280, "height": 720})
+    big = tv.new_page()
+    big.goto(server.url + host.get_attribute("a[href$='/tv']", "href"))
+    expect(big.locator("#board .settle .ledger")).to_contain_text("+€3.20")
+    parts = big.locator("#board .settle :is(h2, h3, .settle-sides li, .transfers li, .ledger li)")
+    expect(parts).to_have_count(1 + 3 + 3 * 1 + 2 + 3 + 2)
+    for part in parts.all():
+        box = part.bounding_box()
+        assert box["y"] + box["height"] <= 720 and box["x"] + box["width"] <= 1280, (part.inner_text(), box)
+    tv.close()
 
 
 def test_two_server_processes_share_live_updates(tmp_path, browser, new_phone):
