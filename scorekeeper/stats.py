@@ -13,6 +13,7 @@ figures are each game's own (its engine's `statistics`).
 from __future__ import annotations
 
 import json
+import unicodedata
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Iterable, Mapping
@@ -233,4 +234,10 @@ def combine(summaries: Iterable[tuple[str, Summary]]) -> dict[str, Player]:
                 figures.add(summary.lines[name])
             else:
                 figures.unfinished += 1
-    return dict(sorted(found.items(), key=lambda item: (-item[1].played, item[0])))
+    return dict(sorted(found.items(), key=lambda item: (-item[1].played, alphabetical(item[0]), item[0])))
+
+
+def alphabetical(name: str) -> str:
+    """A name's place in an alphabetical list: its letters without their accents, so Íñigo
+    stands among the I's and Álvaro among the A's, not after Z (the order of code points)."""
+    return "".join(c for c in unicodedata.normalize("NFKD", name.casefold()) if not unicodedata.combining(c))

@@ -20,7 +20,7 @@ def finished_game(phone, lang):
                 if name == "Íñigo" else 0
             assert host.enter(token, {"type": "score", "player": name, "column": 1, "row": row,
                                       "value": value}).status_code == 200
-    return html.unescape(host.get(f"/t/{token}").get_data(as_text=True))
+    return host, html.unescape(host.get(f"/t/{token}").get_data(as_text=True))
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "pl", "es"])
@@ -28,7 +28,7 @@ def test_a_winner_s_money_carries_its_plus_as_the_evening_and_the_losses_do(phon
     """The settlement and the pad's points row wrote a loser's money '-€ 0,70' and a winner's
     '€ 1,30', no sign, where the evening so far, the statistics, an imported game and Yatzy's
     settlement say '+€ 1,30': the winner's money reads '+€ 1,30' on every page now."""
-    page = finished_game(phone, lang)
+    _, page = finished_game(phone, lang)
     pad, settle = page.split('id="settle"')[:2]
     money = re.findall(r'class="settle-money[^"]*">([^<]+)</b>', settle)
     assert len(money) == 4 and [amount[0] for amount in money] == ["-", "-", "-", "+"], money
@@ -50,3 +50,12 @@ def test_one_point_is_not_written_as_points(phone, lang, won, lost):
                                       "value": value}).status_code == 200
     settle = html.unescape(host.get(f"/t/{token}").get_data(as_text=True)).split('id="settle"')[1]
     assert re.findall(r'class="settle-points">([^<]+)</b>', settle) == [won, lost]
+
+
+def test_the_players_page_lists_a_name_with_an_accent_among_its_letter(phone):
+    """The statistics listed the four of an evening 'Gosia, Jürgen, Lena, Íñigo': a name that
+    starts with an accented letter stood after Z. It stands among its letter now."""
+    host, _ = finished_game(phone, "es")
+    page = html.unescape(host.get("/players").get_data(as_text=True))
+    listed = re.findall(r'<th scope="row"><a href="[^"]*">([^<]+)</a>', page)
+    assert listed == ["Gosia", "Íñigo", "Jürgen", "Lena"], listed
