@@ -58,11 +58,14 @@ def configured_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         REPLICA_SYNC=os.environ.get("SCOREKEEPER_REPLICA_SYNC") or None,
         METRICS_PORT=os.environ.get("SCOREKEEPER_METRICS_PORT") or 0,
     )
+    from . import settings
+
     if test_config is None:
-        app.config.from_pyfile("config.py", silent=True)
+        settings.read_config_file(app)  # a typo in it: one line naming its line, no traceback
     else:
         app.config.from_mapping(test_config)
     app.config["METRICS_PORT"] = whole_number("METRICS_PORT", app.config.get("METRICS_PORT"))
+    settings.check(app.config)  # a setting of the wrong type: one line, not a 500 at the first phone
     os.makedirs(app.instance_path, exist_ok=True)
     return app
 
