@@ -47,7 +47,35 @@ def load_app():
                        f"folder or disk, a full disk, or a file that is no database?)") from None
 
 
-@click.group(cls=FlaskGroup, create_app=load_app, add_version_option=False,
+class Commands(FlaskGroup):
+    """Flask's group, whose mistakes on the command line are refusals too: a backup FILE that
+    is missing or a folder, a --game that is no number, a command that does not exist printed
+    click's usage, a hint and the error, four lines."""
+
+    def make_context(self, *args, **kwargs):
+        with one_line_usage():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx):
+        with one_line_usage():
+            return super().invoke(ctx)
+
+
+class one_line_usage:
+    """A click.UsageError raised within, as a Refusal: its message and where --help is, in one line
+    (a bare `scorekeeper`, which asks for help, still gets it)."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind, error, trace) -> bool:
+        if isinstance(error, click.UsageError) and not isinstance(error, click.exceptions.NoArgsIsHelpError):
+            path = error.ctx.command_path if error.ctx else "scorekeeper"
+            raise Refusal(f"{error.format_message()} (see {path} --help)") from None
+        return False
+
+
+@click.group(cls=Commands, create_app=load_app, add_version_option=False,
              help="Scorekeeper: score dice and card games at the pub table.")
 def cli() -> None:
     pass

@@ -45,3 +45,26 @@ def test_a_config_file_that_is_right_is_taken(tmp_path):
                                         "LIMITS = {'table': (5, 50, 2)}\nFOLD_CACHE_BYTES = 1 << 20\nNODE = 'B'\n")
     done = scorekeeper("init-db", instance=instance)
     assert done.returncode == 0 and done.stderr == "", done.stderr
+
+
+@pytest.mark.parametrize("arguments, says", [
+    (["restore", "{tmp}/no-such-backup.db"], "Invalid value for '[FILE]': File '{tmp}/no-such-backup.db' does not exist. "
+                                             "(see scorekeeper restore --help)"),
+    (["backup", "{tmp}"], "Invalid value for 'FILE': File '{tmp}' is a directory. (see scorekeeper backup --help)"),
+    (["export", "ABCDEF", "--game", "last"], "Invalid value for '--game': 'last' is not a valid integer. "
+                                             "(see scorekeeper export --help)"),
+    (["serve", "--port", "0"], "Invalid value for '--port': 0 is not in the range 1<=x<=65535. "
+                               "(see scorekeeper serve --help)"),
+    (["import"], "Missing argument 'FILE'. (see scorekeeper import --help)"),
+    (["serv"], "No such command 'serv'. Did you mean 'serve'? (see scorekeeper --help)"),
+])
+def test_a_command_line_mistake_is_one_line(tmp_path, arguments, says):
+    """A missing backup, a folder for a file, a word for a number: click printed its usage, a
+    hint, an empty line and the error, four lines beginning 'Usage:'."""
+    arguments = [a.format(tmp=tmp_path) for a in arguments]
+    assert one_line(scorekeeper(*arguments, instance=tmp_path / "instance")) == says.format(tmp=tmp_path)
+
+
+def test_a_bare_command_still_shows_its_help(tmp_path):
+    done = scorekeeper(instance=tmp_path / "instance")
+    assert "Usage: scorekeeper [OPTIONS] COMMAND [ARGS]..." in done.stdout + done.stderr
