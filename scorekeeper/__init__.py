@@ -41,8 +41,9 @@ def configured_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     folder, nothing more: no database opened. `scorekeeper restore` runs on it, to put a backup
     in the place of a database too damaged to open."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    instance = os.environ.get("SCOREKEEPER_INSTANCE")  # relative: to the folder the command runs in
     app = Flask(__name__, instance_relative_config=True,
-                instance_path=os.environ.get("SCOREKEEPER_INSTANCE") or None,
+                instance_path=os.path.abspath(instance) if instance else None,
                 template_folder=os.path.join(root, "templates"),
                 static_folder=os.path.join(root, "static"))
     app.url_map.converters["int"] = RowNumber

@@ -68,3 +68,19 @@ def test_a_command_line_mistake_is_one_line(tmp_path, arguments, says):
 def test_a_bare_command_still_shows_its_help(tmp_path):
     done = scorekeeper(instance=tmp_path / "instance")
     assert "Usage: scorekeeper [OPTIONS] COMMAND [ARGS]..." in done.stdout + done.stderr
+
+
+def test_a_relative_instance_folder_is_the_current_folder_s(tmp_path):
+    """`SCOREKEEPER_INSTANCE=pub-b scorekeeper init-db` ended in Flask's traceback ("If an
+    instance path is provided it must be absolute"): every command but replay and schema."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.support import ROOT
+
+    done = subprocess.run([sys.executable, "-m", "scorekeeper", "init-db"], capture_output=True, text=True,
+                          env={**os.environ, "SCOREKEEPER_INSTANCE": "pub-b", "PYTHONPATH": str(ROOT)},
+                          cwd=tmp_path, timeout=60)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert done.stdout == f"Database ready: {tmp_path / 'pub-b' / 'scorekeeper.db'}\n"
