@@ -63,13 +63,14 @@ class Commands(FlaskGroup):
 
 class one_line_usage:
     """A click.UsageError raised within, as a Refusal: its message and where --help is, in one line
-    (a bare `scorekeeper`, which asks for help, still gets it)."""
+    (a bare `scorekeeper`, which asks for help, still gets it; a refusal, such as an instance folder
+    that cannot be used, a NoAppException and so a UsageError too, says its own line)."""
 
     def __enter__(self) -> None:
         return None
 
     def __exit__(self, kind, error, trace) -> bool:
-        if isinstance(error, click.UsageError) and not isinstance(error, click.exceptions.NoArgsIsHelpError):
+        if isinstance(error, click.UsageError) and not isinstance(error, (Refusal, click.exceptions.NoArgsIsHelpError)):
             path = error.ctx.command_path if error.ctx else "scorekeeper"
             raise Refusal(f"{error.format_message()} (see {path} --help)") from None
         return False
