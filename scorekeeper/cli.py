@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sys
@@ -88,6 +89,18 @@ def fail(message: str) -> None:
     sys.exit(2)
 
 
+def say(text: str) -> None:
+    """A command's answer on standard output; one that cannot be written there (a full disk under
+    `> schema.json`) is a refusal, not a traceback."""
+    try:
+        click.echo(text)
+        sys.stdout.flush()
+    except OSError as error:
+        if error.errno == errno.EPIPE:  # `| head`: click's own quiet exit
+            raise
+        fail(f"cannot write the output: {error.strerror or error}")
+
+
 def read_source(source: str) -> str:
     try:
         if source == "-":
@@ -114,7 +127,7 @@ def replay(file: str) -> None:
     except LogError as error:
         fail(str(error))
         return
-    click.echo(json.dumps(result, ensure_ascii=False))
+    say(json.dumps(result, ensure_ascii=False))
 
 
 @cli.command(with_appcontext=False)
@@ -122,7 +135,7 @@ def schema() -> None:
     """Print the JSON Schema of scorekeeper-log/1 (every registered game's part included)."""
     from .gamelog import log_schema
 
-    click.echo(json.dumps(log_schema(), ensure_ascii=False, indent=1))
+    say(json.dumps(log_schema(), ensure_ascii=False, indent=1))
 
 
 @cli.command()
@@ -194,7 +207,7 @@ def import_command(file: str, played_at: str | None) -> None:
     except (LogError, service.Refused) as error:
         fail(str(error))
         return
-    click.echo(table["code"])
+    say(table["code"])
 
 
 @cli.command()
@@ -251,7 +264,7 @@ def backup(file: str) -> None:
         if os.path.exists(temporary):
             os.unlink(temporary)
         fail(f"cannot back up to {file}: {getattr(error, 'strerror', None) or error}")
-    click.echo(f"Backed up to {file}")
+    say(f"Backed up to {file}")
 
 
 @cli.command()
@@ -299,7 +312,7 @@ def restore(file: str | None, url: str | None) -> None:
     except OSError as error:  # no room for the replica's copy beside the database
         fail(f"cannot restore into {os.path.dirname(database)}: {error.strerror or error}")
     took = time.monotonic() - began
-    click.echo(f"Restored {file or url} in {took:.1f} s; start the server again")
+    say(f"Restored {file or url} in {took:.1f} s; start the server again")
 
 
 # restore puts a backup in the place of a database that may be too damaged to open (or migrate,
@@ -320,7 +333,7 @@ def init_db() -> None:
         store.migrate(db)
     finally:
         db.conn.close()
-    click.echo(f"Database ready: {current_app.config['DATABASE']}")
+    say(f"Database ready: {current_app.config['DATABASE']}")
 
 
 def main() -> None:

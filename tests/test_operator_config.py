@@ -84,3 +84,22 @@ def test_a_relative_instance_folder_is_the_current_folder_s(tmp_path):
                           cwd=tmp_path, timeout=60)
     assert done.returncode == 0 and done.stderr == "", done.stderr
     assert done.stdout == f"Database ready: {tmp_path / 'pub-b' / 'scorekeeper.db'}\n"
+
+
+@pytest.mark.skipif(not __import__("os").path.exists("/dev/full"), reason="no /dev/full here")
+@pytest.mark.parametrize("arguments", [["schema"], ["replay", "{log}"], ["import", "{log}"], ["init-db"]])
+def test_an_answer_that_cannot_be_written_is_one_line(tmp_path, arguments):
+    """Standard output on a full disk (`scorekeeper schema > /srv/full/schema.json`): a traceback
+    ending in OSError."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.support import ROOT
+    from tests.test_operator import LOG
+
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "scorekeeper", *(a.format(log=LOG) for a in arguments)],
+                              stdout=full, stderr=subprocess.PIPE, text=True, timeout=60, cwd=ROOT,
+                              env={**os.environ, "SCOREKEEPER_INSTANCE": str(tmp_path / "instance")})
+    assert done.returncode == 2 and done.stderr == "cannot write the output: No space left on device\n", done.stderr
