@@ -77,7 +77,10 @@ class one_line_usage:
         return False
 
 
-@click.group(cls=Commands, create_app=load_app, add_version_option=False,
+# load_dotenv=False: Flask read a .env or .flaskenv of the current folder or any folder above it
+# (SCOREKEEPER_BASE_URL, SCOREKEEPER_LIMITS=off …) whenever python-dotenv was installed (with the
+# test extra, not without): a setting from no place the docs name. `-e FILE` still reads one.
+@click.group(cls=Commands, create_app=load_app, add_version_option=False, load_dotenv=False,
              help="Scorekeeper: score dice and card games at the pub table.")
 def cli() -> None:
     pass

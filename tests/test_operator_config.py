@@ -103,3 +103,28 @@ def test_an_answer_that_cannot_be_written_is_one_line(tmp_path, arguments):
                               stdout=full, stderr=subprocess.PIPE, text=True, timeout=60, cwd=ROOT,
                               env={**os.environ, "SCOREKEEPER_INSTANCE": str(tmp_path / "instance")})
     assert done.returncode == 2 and done.stderr == "cannot write the output: No space left on device\n", done.stderr
+
+
+def test_a_dotenv_file_of_the_folder_is_no_setting(tmp_path):
+    """A .env in the folder `scorekeeper` ran in, or any folder above it, set the pub's settings
+    from a file the docs name nowhere (and only where python-dotenv happened to be installed, as
+    with the test extra). An env file given with -e is still read."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.support import ROOT
+
+    pytest.importorskip("dotenv")
+    (tmp_path / ".env").write_text("SCOREKEEPER_METRICS_PORT=from-dotenv\n")
+    (tmp_path / "chosen.env").write_text("SCOREKEEPER_METRICS_PORT=chosen\n")
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("SCOREKEEPER_", "FLASK_"))}
+    env.update(SCOREKEEPER_INSTANCE=str(tmp_path / "instance"), PYTHONPATH=str(ROOT))
+
+    def init_db(*options: str):
+        return subprocess.run([sys.executable, "-m", "scorekeeper", *options, "init-db"], capture_output=True,
+                              text=True, env=env, cwd=tmp_path, timeout=60)
+
+    done = init_db()
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert one_line(init_db("-e", "chosen.env")) == "METRICS_PORT must be a whole number, not 'chosen'"
