@@ -61,6 +61,17 @@ class Commands(FlaskGroup):
         with one_line_usage():
             return super().invoke(ctx)
 
+    # Flask made the whole app to look for the app's own commands (there are none): `scorekeeper
+    # --help` made the instance folder and database, migrated a live one after an upgrade, and
+    # printed "Error: …" over the help where the app could not be made
+    def get_command(self, ctx, name):
+        self._load_plugin_commands()
+        return click.Group.get_command(self, ctx, name)
+
+    def list_commands(self, ctx):
+        self._load_plugin_commands()
+        return click.Group.list_commands(self, ctx)
+
 
 class one_line_usage:
     """A click.UsageError raised within, as a Refusal: its message and where --help is, in one line

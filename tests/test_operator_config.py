@@ -128,3 +128,16 @@ def test_a_dotenv_file_of_the_folder_is_no_setting(tmp_path):
     done = init_db()
     assert done.returncode == 0 and done.stderr == "", done.stderr
     assert one_line(init_db("-e", "chosen.env")) == "METRICS_PORT must be a whole number, not 'chosen'"
+
+
+def test_help_opens_no_database(tmp_path):
+    """`scorekeeper --help` made the whole app: it made the instance folder and a database (and
+    migrated a live one after an upgrade), and where the app could not be made, printed
+    "Error: …" over the help."""
+    done = scorekeeper("--help", instance=tmp_path / "instance")
+    assert done.returncode == 0 and done.stderr == "" and "serve" in done.stdout and "restore" in done.stdout
+    assert not (tmp_path / "instance").exists()
+    (tmp_path / "a-file").write_text("")
+    done = scorekeeper("--help", instance=tmp_path / "a-file" / "instance")
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert one_line(scorekeeper("serv", instance=tmp_path / "a-file" / "instance")).startswith("No such command 'serv'.")
