@@ -1,0 +1,27 @@
+"""The words of one screen that name one thing, read in each language as a player at the pub
+reads them: the pad and the settlement under it, the card of a table just opened and the page
+its link leads to, the evening's money on the board and on the history page. Rendered through
+Flask's client, the language chosen on the switcher (found by the words-review helper)."""
+
+import html
+import re
+
+
+def text(fragment):
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", "", fragment))).strip()
+
+
+def test_spanish_points_are_abbreviated_alike_on_the_pad_and_the_settlement(phone):
+    """Spanish Escalero's pad heads its points row "ptos", and the settlement under it wrote a
+    side three points up "+3 pts" (one point "+1 pto"): "pto" and "pts" are two ways of cutting
+    "puntos" short, "pts" also the old pesetas' beside the money. The settlement says "+3 ptos"."""
+    host = phone().speaking("es")
+    token = host.open_table("escalero", ("Anna", "Ben"), columns=1, stake="0.10")
+    for row in ("1", "2", "3", "4", "5", "6", "S", "F", "P", "G"):
+        for name in ("Anna", "Ben"):
+            value = 3 if (name, row) == ("Anna", "1") else 0
+            assert host.enter(token, {"type": "score", "player": name, "column": 1, "row": row,
+                                      "value": value}).status_code == 200
+    pad, settle = html.unescape(host.get(f"/t/{token}").get_data(as_text=True)).split('id="settle"')[:2]
+    assert re.search(r'<th class="rowlabel">ptos</th>', pad)
+    assert re.findall(r'class="settle-points">([^<]+)</b>', settle) == ["+3 ptos", "-3 ptos"]
