@@ -66,7 +66,7 @@ def test_spanish_kaques_standings_say_who_throws_in_a_sentence(phone):
      "Show the QR code"),
     ("de", "Freunde kommen mit dem eigenen Handy dazu: QR-Code scannen oder auf der Startseite den Code {code} eingeben.",
      "QR-Code zeigen"),
-    ("pl", "Znajomi dołączają ze swoich telefonów: skanują kod QR albo wpisują kod {code} na stronie startowej.",
+    ("pl", "Znajomi dołączają ze swoich telefonów: skanują kod QR albo wpisują kod {code} na stronie głównej.",
      "Pokaż kod QR"),
     ("es", "Tus amigos se unen desde sus móviles: escanean el código QR o escriben el código {code} en la página de inicio.",
      "Mostrar el código QR"),

@@ -25,3 +25,16 @@ def test_spanish_points_are_abbreviated_alike_on_the_pad_and_the_settlement(phon
     pad, settle = html.unescape(host.get(f"/t/{token}").get_data(as_text=True)).split('id="settle"')[:2]
     assert re.search(r'<th class="rowlabel">ptos</th>', pad)
     assert re.findall(r'class="settle-points">([^<]+)</b>', settle) == ["+3 ptos", "-3 ptos"]
+
+
+def test_polish_host_s_card_names_the_start_page_as_its_link_does(phone):
+    """The Polish host's card told friends to type the code "na stronie startowej", while the
+    button that leads there (on a page that says a table is not there) reads "Strona główna":
+    two names for the page a friend has to find. The card says "na stronie głównej"."""
+    host = phone().speaking("pl")
+    token = host.open_table("escalero", players=("Anna", "Ben"))
+    page = host.get(f"/t/{token}").get_data(as_text=True)
+    join = text(page[page.index('id="join"'):page.index("</section>", page.index('id="join"'))])
+    assert "na stronie głównej." in join and "startow" not in join
+    lost = host.get("/t/no-such-table").get_data(as_text=True)
+    assert re.search(r'<a class="button" href="/">Strona główna</a>', lost)
