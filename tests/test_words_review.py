@@ -6,6 +6,8 @@ Flask's client, the language chosen on the switcher (found by the words-review h
 import html
 import re
 
+import pytest
+
 
 def text(fragment):
     return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", "", fragment))).strip()
@@ -38,3 +40,32 @@ def test_polish_host_s_card_names_the_start_page_as_its_link_does(phone):
     assert "na stronie głównej." in join and "startow" not in join
     lost = host.get("/t/no-such-table").get_data(as_text=True)
     assert re.search(r'<a class="button" href="/">Strona główna</a>', lost)
+
+
+def play_one_column_game(host, token):
+    """A one-column game of Anna and Ben to its end: Anna three ones, nothing else."""
+    for row in ("1", "2", "3", "4", "5", "6", "S", "F", "P", "G"):
+        for name in ("Anna", "Ben"):
+            value = 3 if (name, row) == ("Anna", "1") else 0
+            assert host.enter(token, {"type": "score", "player": name, "column": 1, "row": row,
+                                      "value": value}).status_code == 200
+
+
+@pytest.mark.parametrize("lang, heading", [
+    ("de", "Abrechnung des Abends"), ("pl", "Rozliczenie wieczoru"), ("es", "Las cuentas de la noche")])
+def test_the_evening_s_money_is_headed_alike_on_the_board_and_the_history(phone, lang, heading):
+    """After a rematch's end the board headed the evening's money "Der Abend bisher" ("Wieczór
+    do tej pory", "La noche hasta ahora", calques of the English), and the history page, a tap
+    away, headed the same sums of the same games "Abrechnung des Abends" ("Rozliczenie
+    wieczoru", "Las cuentas de la noche"), the word the catalog has for a table's ledger. Both
+    say the latter now."""
+    host = phone().speaking(lang)
+    token = host.open_table("escalero", ("Anna", "Ben"), columns=1, stake="0.10")
+    play_one_column_game(host, token)
+    assert host.write(f"/t/{token}/rematch").status_code == 200
+    play_one_column_game(host, token)
+    settle = host.get(f"/t/{token}").get_data(as_text=True).split('id="settle"')[1]
+    history = host.get(f"/t/{token}/history").get_data(as_text=True)
+    evening = re.search(r'<section class="card evening">\s*<h2>([^<]+)</h2>', history)
+    assert evening and text(evening.group(1)) == heading
+    assert heading in [text(h3) for h3 in re.findall(r"<h3>(.*?)</h3>", settle, re.S)]
