@@ -68,4 +68,9 @@ def test_the_evening_s_money_is_headed_alike_on_the_board_and_the_history(phone,
     history = host.get(f"/t/{token}/history").get_data(as_text=True)
     evening = re.search(r'<section class="card evening">\s*<h2>([^<]+)</h2>', history)
     assert evening and text(evening.group(1)) == heading
-    assert heading in [text(h3) for h3 in re.findall(r"<h3>(.*?)</h3>", settle, re.S)]
+    headings = [text(h3) for h3 in re.findall(r"<h3>(.*?)</h3>", settle, re.S)]
+    assert heading in headings
+    # and its transfers as the board heads them ("Who pays whom tonight"), not as every game's
+    # own settlement on the same page is headed ("Who pays whom")
+    transfers = re.search(r'<section class="card evening">.*?<h3>([^<]+)</h3>', history, re.S)
+    assert transfers and text(transfers.group(1)) == headings[headings.index(heading) + 1]
