@@ -64,12 +64,14 @@ class Commands(FlaskGroup):
     # Flask made the whole app to look for the app's own commands (there are none): `scorekeeper
     # --help` made the instance folder and database, migrated a live one after an upgrade, and
     # printed "Error: …" over the help where the app could not be made
+    # (other packages' commands still come: Flask's own way, private, so a Flask without it
+    # leaves them out rather than failing every command)
     def get_command(self, ctx, name):
-        self._load_plugin_commands()
+        getattr(self, "_load_plugin_commands", lambda: None)()
         return click.Group.get_command(self, ctx, name)
 
     def list_commands(self, ctx):
-        self._load_plugin_commands()
+        getattr(self, "_load_plugin_commands", lambda: None)()
         return click.Group.list_commands(self, ctx)
 
 
