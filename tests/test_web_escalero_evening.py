@@ -6,6 +6,8 @@ import re
 
 import pytest
 
+from tests.games.escalero import one_column_game
+
 NAMES = ("Jürgen", "Lena", "Gosia", "Íñigo")
 
 
@@ -43,11 +45,8 @@ def test_one_point_is_not_written_as_points(phone, lang, won, lost):
     '+1 pt' ('+1 pto'), more '+13 pts'."""
     host = phone().speaking(lang)
     token = host.open_table("escalero", ("Anna", "Ben"), columns=1, stake="0.10")
-    for row in ("1", "2", "3", "4", "5", "6", "S", "F", "P", "G"):
-        for name in ("Anna", "Ben"):
-            value = 1 if (name, row) == ("Anna", "1") else 0
-            assert host.enter(token, {"type": "score", "player": name, "column": 1, "row": row,
-                                      "value": value}).status_code == 200
+    for event in one_column_game(1):
+        assert host.enter(token, event).status_code == 200
     settle = html.unescape(host.get(f"/t/{token}").get_data(as_text=True)).split('id="settle"')[1]
     assert re.findall(r'class="settle-points">([^<]+)</b>', settle) == [won, lost]
 

@@ -8,6 +8,8 @@ import re
 
 import pytest
 
+from tests.games.escalero import one_column_game
+
 
 def text(fragment):
     return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", "", fragment))).strip()
@@ -19,11 +21,7 @@ def test_spanish_points_are_abbreviated_alike_on_the_pad_and_the_settlement(phon
     "puntos" short, "pts" also the old pesetas' beside the money. The settlement says "+3 ptos"."""
     host = phone().speaking("es")
     token = host.open_table("escalero", ("Anna", "Ben"), columns=1, stake="0.10")
-    for row in ("1", "2", "3", "4", "5", "6", "S", "F", "P", "G"):
-        for name in ("Anna", "Ben"):
-            value = 3 if (name, row) == ("Anna", "1") else 0
-            assert host.enter(token, {"type": "score", "player": name, "column": 1, "row": row,
-                                      "value": value}).status_code == 200
+    play_one_column_game(host, token)
     pad, settle = html.unescape(host.get(f"/t/{token}").get_data(as_text=True)).split('id="settle"')[:2]
     assert re.search(r'<th class="rowlabel">ptos</th>', pad)
     assert re.findall(r'class="settle-points">([^<]+)</b>', settle) == ["+3 ptos", "-3 ptos"]
@@ -44,11 +42,8 @@ def test_polish_host_s_card_names_the_start_page_as_its_link_does(phone):
 
 def play_one_column_game(host, token):
     """A one-column game of Anna and Ben to its end: Anna three ones, nothing else."""
-    for row in ("1", "2", "3", "4", "5", "6", "S", "F", "P", "G"):
-        for name in ("Anna", "Ben"):
-            value = 3 if (name, row) == ("Anna", "1") else 0
-            assert host.enter(token, {"type": "score", "player": name, "column": 1, "row": row,
-                                      "value": value}).status_code == 200
+    for event in one_column_game(3):
+        assert host.enter(token, event).status_code == 200
 
 
 @pytest.mark.parametrize("lang, heading", [

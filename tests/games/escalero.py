@@ -13,6 +13,14 @@ PLAYERS = ("Anna", "Ben")
 F35 = {"type": "score", "column": 1, "row": "F", "value": 35}
 
 
+def one_column_game(ones: int) -> list[dict]:
+    """The entries of a one-column game of Anna and Ben to its end: Anna's ones worth `ones`,
+    every other cell crossed out (the words of a settlement: tests/test_words_review.py)."""
+    return [{"type": "score", "player": name, "column": 1, "row": row,
+             "value": ones if (name, row) == ("Anna", "1") else 0}
+            for row in ("1", "2", "3", "4", "5", "6", "S", "F", "P", "G") for name in PLAYERS]
+
+
 # --- the engine's event space (tests/event_space.py, tests/test_engines_total.py) ------------------
 
 
