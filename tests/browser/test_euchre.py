@@ -153,6 +153,22 @@ def test_two_phones_play_a_game_to_ten(server, new_phone):
     assert "Anna & Cleo" in anna.inner_text(".race")
 
 
+def deal_line_above_tray(page) -> None:
+    """Who deals and who leads stands on the screen, above the tray."""
+    line, tray = page.locator("#board .deal-line").bounding_box(), page.locator("#tray").bounding_box()
+    assert line["y"] >= 0 and line["y"] + line["height"] <= tray["y"], (line, tray)
+
+
+def counts_above_the_check(page) -> None:
+    """Every count of tricks in the tray stands above the hand's check and Confirm, and who
+    deals and who leads above the tray."""
+    check, tray = page.locator("#tray .confirm").bounding_box(), page.locator("#tray").bounding_box()
+    for count in page.locator("#tray .trick").all():
+        box = count.bounding_box()
+        assert tray["y"] <= box["y"] and box["y"] + box["height"] <= check["y"], (count.inner_text(), box, check)
+    deal_line_above_tray(page)
+
+
 def open_form(page, server, names, form, **rules):
     return open_table(page, server, "euchre", names, form=form, **rules)
 
@@ -254,20 +270,15 @@ def test_who_deals_and_who_leads_stays_above_the_tray(server, new_phone, locale,
     anna = seat(new_phone, link, ("Anna",), ready="#tray .maker", viewport=viewport, locale=locale,
                 extra_http_headers={"Accept-Language": locale})["Anna"]
 
-    def clear():
-        line = anna.locator("#board .deal-line").bounding_box()
-        tray = anna.locator("#tray").bounding_box()
-        assert line["y"] >= 0 and line["y"] + line["height"] <= tray["y"], (line, tray)
-
-    clear()
+    deal_line_above_tray(anna)
     anna.locator("#tray .maker[data-maker='Anna']").tap()
     expect(anna.locator("#tray [data-lone]")).to_have_count(3)  # Anna, Ben, Dora: who went alone
-    clear()
+    deal_line_above_tray(anna)
     anna.locator("#tray [data-tricks='1']").tap()
     expect(anna.locator("#tray [data-confirm]")).to_be_visible()
     if locale == "pl-PL":
         expect(anna.locator("#board .deal-line")).to_have_text(re.compile(r"Rozdajesz · wychodzi Ben"))
-    clear()
+    deal_line_above_tray(anna)
 
 
 def test_every_count_of_tricks_stays_above_the_confirm_with_a_long_name(server, new_phone):
@@ -280,17 +291,10 @@ def test_every_count_of_tricks_stays_above_the_confirm_with_a_long_name(server, 
     anna = seat(new_phone, link, ("Anna",), ready="#tray .maker", locale="de-AT",
                 extra_http_headers={"Accept-Language": "de-AT"})["Anna"]
 
-    def clear():
-        check = anna.locator("#tray .confirm").bounding_box()
-        low = max(b["y"] + b["height"] for b in (t.bounding_box() for t in anna.locator("#tray .trick").all()))
-        assert low <= check["y"], (low, check)
-        line, tray = anna.locator("#board .deal-line").bounding_box(), anna.locator("#tray").bounding_box()
-        assert line["y"] + line["height"] <= tray["y"], (line, tray)
-
     anna.locator("#tray .maker[data-maker='Bartholomew']").tap()
     anna.locator("#tray [data-tricks='3']").tap()
     expect(anna.locator("#tray [data-confirm]")).to_have_text("Bestätigen: Bartholomew & Dora +1")
-    clear()
+    counts_above_the_check(anna)
     anna.locator("#tray [data-confirm]").tap()
     expect(anna.locator("#stamp")).to_have_attribute("data-entries", "1")
     # the next hand has the Undo's line atop the tray, and Anna defends alone: a line more
@@ -300,7 +304,7 @@ def test_every_count_of_tricks_stays_above_the_confirm_with_a_long_name(server, 
     anna.locator("#tray [data-tricks='2']").tap()
     expect(anna.locator("#tray [data-confirm]")).to_have_text("Bestätigen: Anna & Cleo +2")
     expect(anna.locator("#tray .tray-undo")).to_be_visible()
-    clear()
+    counts_above_the_check(anna)
 
 
 @pytest.mark.parametrize("locale, names", [("de-AT", ("Anna", "Bartholomew", "Cleo", "Dora")),
@@ -318,19 +322,10 @@ def test_a_small_phone_keeps_the_counts_of_tricks_in_view_above_the_confirm(serv
     anna = seat(new_phone, link, ("Anna",), ready="#tray .maker", viewport={"width": 320, "height": 568},
                 locale=locale, extra_http_headers={"Accept-Language": locale})["Anna"]
 
-    def in_view():
-        check = anna.locator("#tray .confirm").bounding_box()
-        tray = anna.locator("#tray").bounding_box()
-        for count in anna.locator("#tray .trick").all():
-            box = count.bounding_box()
-            assert tray["y"] <= box["y"] and box["y"] + box["height"] <= check["y"], (count.inner_text(), box, check)
-        line = anna.locator("#board .deal-line").bounding_box()
-        assert line["y"] + line["height"] <= tray["y"], (line, tray)
-
     anna.locator("#tray .maker[data-maker='Bartholomew']").tap()
     anna.locator("#tray [data-tricks='4']").tap()
     expect(anna.locator("#tray [data-confirm]")).to_contain_text("+1")
-    in_view()
+    counts_above_the_check(anna)
     anna.locator("#tray [data-confirm]").tap()
     expect(anna.locator("#stamp")).to_have_attribute("data-entries", "1")
     # the second hand: the Undo's line atop the tray, and (partnership) Anna defends alone
@@ -343,7 +338,7 @@ def test_a_small_phone_keeps_the_counts_of_tricks_in_view_above_the_confirm(serv
     anna.locator("#tray [data-tricks='2']").tap()
     expect(anna.locator("#tray [data-confirm]")).to_contain_text("+2")
     expect(anna.locator("#tray .tray-undo")).to_be_visible()
-    in_view()
+    counts_above_the_check(anna)
 
 
 def test_a_redeal_s_check_reads_line_under_line_on_a_small_phone(server, new_phone):
