@@ -6,6 +6,7 @@ import errno
 import json
 import os
 import sys
+from contextlib import contextmanager
 
 import click
 from flask.cli import FlaskGroup, NoAppException, with_appcontext
@@ -75,19 +76,18 @@ class Commands(FlaskGroup):
         return click.Group.list_commands(self, ctx)
 
 
-class one_line_usage:
+@contextmanager
+def one_line_usage():
     """A click.UsageError raised within, as a Refusal: its message and where --help is, in one line
     (a bare `scorekeeper`, which asks for help, still gets it; a refusal, such as an instance folder
     that cannot be used, a NoAppException and so a UsageError too, says its own line)."""
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind, error, trace) -> bool:
-        if isinstance(error, click.UsageError) and not isinstance(error, (Refusal, click.exceptions.NoArgsIsHelpError)):
-            path = error.ctx.command_path if error.ctx else "scorekeeper"
-            raise Refusal(f"{error.format_message()} (see {path} --help)") from None
-        return False
+    try:
+        yield
+    except click.UsageError as error:
+        if isinstance(error, (Refusal, click.exceptions.NoArgsIsHelpError)):
+            raise
+        path = error.ctx.command_path if error.ctx else "scorekeeper"
+        raise Refusal(f"{error.format_message()} (see {path} --help)") from None
 
 
 # load_dotenv=False: Flask read a .env or .flaskenv of the current folder or any folder above it
