@@ -239,5 +239,11 @@ def combine(summaries: Iterable[tuple[str, Summary]]) -> dict[str, Player]:
 
 def alphabetical(name: str) -> str:
     """A name's place in an alphabetical list: its letters without their accents, so Íñigo
-    stands among the I's and Álvaro among the A's, not after Z (the order of code points)."""
-    return "".join(c for c in unicodedata.normalize("NFKD", name.casefold()) if not unicodedata.combining(c))
+    stands among the I's and Álvaro among the A's, not after Z (the order of code points); a
+    letter with a stroke, which Unicode does not decompose, as its letter (Łukasz among the
+    L's, Søren among the S's)."""
+    bare = "".join(c for c in unicodedata.normalize("NFKD", name.casefold()) if not unicodedata.combining(c))
+    return bare.translate(STROKED)
+
+
+STROKED = str.maketrans({"ł": "l", "ø": "o", "đ": "d", "ħ": "h", "ŧ": "t", "ı": "i", "æ": "ae", "œ": "oe"})

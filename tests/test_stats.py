@@ -225,3 +225,10 @@ def test_an_imported_game_s_kept_summary_is_the_one_its_table_folds(tmp_path, do
     assert (game_id, last) == (1, db.execute("SELECT coalesce(max(id), 0) FROM events").fetchone()[0])
     played = service.load(db, game).log()
     assert stats.from_json(kept) == (stats.started(played), stats.summarise(played))
+
+
+def test_a_name_with_a_stroked_letter_stands_among_its_letter():
+    """Statistics listed Łukasz after Zofia: Unicode does not decompose Ł (nor Ø) into a letter
+    and an accent, so stripping accents left it past Z."""
+    names = ["Zofia", "Łukasz", "Marta", "Lena", "Søren", "Sara", "Adam"]
+    assert sorted(names, key=stats.alphabetical) == ["Adam", "Lena", "Łukasz", "Marta", "Sara", "Søren", "Zofia"]
