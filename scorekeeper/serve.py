@@ -259,6 +259,10 @@ def run(host: str, port: int, workers: int, firewalled: bool = False) -> None:
     # Litestream streams the database off the machine (REPLICA_URL), started before the workers
     # and stopped after them: its last sync ships the last entries (scorekeeper/replica.py)
     replication = None
+    if config.get("REPLICA_SYNC") and not config.get("REPLICA_URL"):
+        # a pub that set how often to replicate, and not where to: it believed it was replicated
+        raise Refusal("REPLICA_SYNC is set but REPLICA_URL is not: nothing would be replicated "
+                      "(set REPLICA_URL, docs/deploy.md, or remove REPLICA_SYNC)")
     if config.get("REPLICA_URL"):
         try:
             replication = replica.Replication(config["DATABASE"], config["REPLICA_URL"],

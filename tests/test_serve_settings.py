@@ -34,6 +34,8 @@ def test_the_metrics_port_is_another_port():
 
 @pytest.mark.parametrize("env, says", [
     ({"SCOREKEEPER_REPLICA_URL": "{tmp}/replica", "SCOREKEEPER_REPLICA_SYNC": "soon"}, "REPLICA_SYNC must be a duration"),
+    # how often to replicate without where to: the server ran unreplicated without a word
+    ({"SCOREKEEPER_REPLICA_SYNC": "1s"}, "REPLICA_SYNC is set but REPLICA_URL is not"),
     ({"SCOREKEEPER_METRICS_PORT": "{port}"}, "the server's own port"),
     # a typo in a limit fell back to the default without a word
     ({"SCOREKEEPER_CONNECTIONS_PER_ADDRESS": "5O"}, "SCOREKEEPER_CONNECTIONS_PER_ADDRESS must be a whole number"),
