@@ -215,6 +215,12 @@ def test_the_header_shows_the_table_code_whole(server, new_phone, context):
         const c = code.getBoundingClientRect(), w = code.closest('.where').getBoundingClientRect();
         return code.getClientRects().length === 1 && c.left >= w.left - 0.5 && c.right <= w.right + 0.5 && c.bottom <= w.bottom + 0.5; }""")
     assert "Anna" in anna.inner_text("#where")
+    # a "·" that parts the code from the name stands on the name's line: at 320 px "B5L2Z4 ·"
+    # ended the first line of a Polish host's header and "gospodarz" began the second
+    assert anna.evaluate("""() => { const dot = [...document.querySelector('#where').childNodes]
+        .find((node) => node.nodeType === 3 && node.data.includes('·'));
+        const range = document.createRange(); range.setStart(dot, dot.data.indexOf('·')); range.setEnd(dot, dot.data.indexOf('·') + 1);
+        return Math.abs(range.getBoundingClientRect().top - dot.nextSibling.getBoundingClientRect().top) < 4; }""")
     assert inside_the_screen(anna, ".top .theme, .top .net") == []
 
 
