@@ -156,6 +156,23 @@ def test_the_end_of_a_five_player_race_fits_a_narrow_phone(server, new_phone):
     for chip in ("2× Kaque (davon 2 Grand)", "2× Oh, Lálá!", "2× Grandmère", "👀 2"):
         expect(lines.nth(4)).to_contain_text(chip)
 
+    # the big screen's settlement stands in three columns: a line was as wide as the widest chip
+    # of all ("2× Kaque (davon 2 Grand)" in TV type), past its column, over the next one's lines
+    tv = new_phone(viewport={"width": 1280, "height": 720}, is_mobile=False, has_touch=False, **GERMAN)
+    tv.goto(server.url + host.get_attribute("a[href$='/tv']", "href"))
+    expect(tv.locator("#board .settle .kq-final li")).to_have_count(5)
+    column, boxes = tv.evaluate("""() => {
+        const settle = document.querySelector('#board .settle'), style = getComputedStyle(settle);
+        const gap = parseFloat(style.columnGap), count = parseInt(style.columnCount);
+        const inner = settle.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        return [(inner - gap * (count - 1)) / count, [...settle.querySelectorAll('.kq-final li')].map(li => {
+            const line = li.getBoundingClientRect();
+            return [line.width, Math.max(...[...li.querySelectorAll('span')].map(s => s.getBoundingClientRect().right)) - line.right];
+        })];
+    }""")
+    for width, past in boxes:
+        assert width <= column + 0.5 and past <= 0.5, (column, boxes)
+
 
 def test_a_throw_s_choices_stand_in_view_on_a_small_phone(server, new_phone):
     """320×568: with the pad open under the turn's total, throw again and fertisch! lay below the
