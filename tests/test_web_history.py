@@ -117,7 +117,7 @@ def test_import_a_log_then_see_it(phone):
     assert 'class="who"' not in page
     # the importer hosts the new table: it may play on from there
     table = reader.get(response.headers["Location"].removesuffix("/history")).get_data(as_text=True)
-    assert "· host" in table
+    assert "·&nbsp;host" in table
 
     pasted = reader.post("/import", {"text": (LOGS / "euchre" / "full-game.json").read_text()}, fetch=False)
     assert pasted.status_code == 303
