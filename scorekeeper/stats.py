@@ -149,13 +149,15 @@ def summarise(doc: Any, source: int = 0, state: Any = None) -> Summary:
     games = max((result.get("games") or {}).values(), default=1) or 1
     lines = {}
     when = started(doc)
+    # a game that ends level has no winner: the sides level on top tied, the sides behind lost
+    top = max(result["points"].values()) if result.get("winner") is None else None
     for player in players:
         side = setup.side_of(player)
         cents = None
         if side.name in money:
             cents = Fraction(text_cents(money[side.name]), len(side.members))
         lines[player] = Line(source, name, when, side.name, result.get("winner") == side.name,
-                             result.get("winner") is None,
+                             result.get("winner") is None and result["points"].get(side.name) == top,
                              result["points"].get(side.name), result.get("currency") if money else None,
                              cents, counts[player], games)
     return Summary(name, True, players, lines)

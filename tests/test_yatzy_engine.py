@@ -512,6 +512,18 @@ def test_a_tie_on_top_has_no_winner_and_equal_points():
     assert out["points"] == {"A": 18, "B": 18, "C": -36}
 
 
+
+def test_a_player_behind_a_tie_on_top_lost_on_the_player_page():
+    """Two share the top, the third is behind: the player page listed that game as a "tie" for
+    the third too; only the two on top tied, the third lost."""
+    from scorekeeper import stats
+    doc = {"format": "scorekeeper-log/1", "game": "yatzy", "players": ["A", "B", "C"], "rules": {"form": "classic"},
+           "events": [{"type": "score", "player": player, "box": box.value,
+                       "value": {"A": 30, "B": 30, "C": 12}[player] if box is Box.CHANCE else 0}
+                      for box in C.boxes for player in "ABC"]}
+    lines = stats.summarise(doc).lines
+    assert [(lines[p].won, lines[p].tied) for p in "ABC"] == [(False, True), (False, True), (False, False)]
+
 def test_money_is_points_times_stake_with_fewest_transfers():
     state = play({"A": {"chance": 30, "yatzy": 50}, "B": {"chance": 20}, "C": {"chance": 10, "6": 30}},
                  stake="0.10", currency="chf")
