@@ -100,3 +100,22 @@ def test_teams_naming_players_in_another_case_keep_those_players(app, phone):
     assert header["players"] == ["Anna", "Ben", "Cleo", "Dora"]
     assert header["teams"] == [{"name": "Sun", "players": ["Anna", "Ben"]},
                                {"name": "Moon", "players": ["Cleo", "Dora"]}]
+
+
+def test_a_stake_past_decimal_s_digits_is_refused_in_words(app, phone):
+    """A stake of "1e27" (five characters: a host's typo, a hand-made request, a log's rules)
+    passed every check of the form's stake but the last, whose rounding to cents could not
+    hold its 28 digits: the new-table form and /import answered 500. It is refused as any
+    stake that is no amount, and nothing is written."""
+    host = phone()
+    conn = sqlite3.connect(app.config["DATABASE"])
+    log = {"format": "scorekeeper-log/1", "game": "escalero", "players": ["Anna", "Ben"], "events": []}
+    for stake in ("1e27", "1E+99"):
+        response = host.post("/new/escalero", {"player": ["Anna", "Ben"], "rule_stake": stake}, fetch=False)
+        assert response.status_code == 400
+        assert f"Stake per game point: must be an amount like &#34;0.50&#34;, not &#39;{stake}&#39;." in said(response)
+        response = host.post("/import", {"text": json.dumps({**log, "rules": {"stake": stake}})}, fetch=False)
+        assert response.status_code == 400
+        assert f"must be an amount like &#34;0.50&#34;, not &#39;{stake}&#39;." in said(response)
+    assert conn.execute("SELECT count(*) FROM tables").fetchone()[0] == 0
+    conn.close()

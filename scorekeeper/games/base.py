@@ -297,9 +297,12 @@ def money(value: Any) -> Decimal:
         raise ValueError
     try:
         amount = Decimal(value.strip())
+        # past Decimal's 28 digits ("1e27", five characters) quantize itself fails: a 500 of
+        # the new-table form and of /import
+        exact = amount.is_finite() and amount >= 0 and amount == amount.quantize(Decimal("0.01"))
     except InvalidOperation:
         raise ValueError from None
-    if not amount.is_finite() or amount < 0 or amount != amount.quantize(Decimal("0.01")):
+    if not exact:
         raise ValueError
     return amount
 
