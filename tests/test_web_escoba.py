@@ -46,7 +46,7 @@ def tally(page: str) -> list[int]:
 
 def tally_button(page: str, side: int, delta: int) -> dict:
     """The board's + or − beside a side's escobas."""
-    found = [b for b in writes(page, "/escoba/escobas") if b["vals"] == {"side": side, "delta": delta}]
+    found = [b for b in writes(page, "/escoba/escobas") if (b["vals"]["side"], b["vals"]["delta"]) == (side, delta)]
     assert len(found) == 1, (side, delta)
     return found[0]
 

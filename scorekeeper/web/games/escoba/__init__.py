@@ -343,7 +343,10 @@ def escobas():
     if side is None or side >= len(counts) or delta not in ("1", "-1"):
         raise service.Refused("Tap + or − beside a side's escobas.", 400)
     counts[side] = min(escoba.MAX_ESCOBAS, max(0, counts[side] + int(delta)))
-    service.save_draft(ctx.db, ctx.table, ctx.who, tally_payload(played, counts) or None, board=board())
+    # a write the phone keeps while the network is gone and sends again (its key): a + sent
+    # twice counts once
+    service.write(ctx.db, ctx.table, ctx.who, lambda change: change.save_draft(tally_payload(played, counts) or None),
+                  idem(), board())
     return answer()
 
 
