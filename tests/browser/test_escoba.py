@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 import re
 
+from .conftest import enter_for_all
+
 SHOTS = os.environ.get("SCOREKEEPER_SHOTS")  # a folder to keep screenshots in, when set
 
 
@@ -188,3 +190,15 @@ def test_every_side_s_name_reads_whole_on_a_small_phone(server, new_phone):
         assert cut == []
         assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
     assert six.locator("#board .escoba-side .side-name").first.inner_text().count("&") == 2
+
+    # the score sheet over the rounds headed each column with the side's name cut to its width:
+    # "Annemarie & Ben…" at 360 px, a name it could have broken over two lines
+    teams = six.locator("#board .escoba-side .side-name").all_inner_texts()
+    counts = ({"cards": 24, "coins": 7, "sevens": 3, "seven_of_coins": True, "escobas": 0},
+              {"cards": 16, "coins": 3, "sevens": 1, "seven_of_coins": False, "escobas": 0})
+    enter_for_all(six, link.rsplit("/", 1)[1], [{"type": "round", "sides": dict(zip(teams, counts))}])
+    six.reload()
+    heads = six.locator("#board .escoba-sheet thead th")
+    assert heads.all_inner_texts()[1:] == teams
+    cut = heads.evaluate_all("heads => heads.filter(h => h.scrollWidth > h.clientWidth).map(h => h.textContent)")
+    assert cut == []
