@@ -16,7 +16,7 @@ import random
 import secrets
 import time
 from dataclasses import dataclass, field, fields, is_dataclass, replace
-from datetime import datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 from decimal import Decimal
 from enum import Enum
 from functools import cached_property
@@ -1626,8 +1626,8 @@ def _check_claim_times(doc: dict, table: dict) -> None:
         except ValueError:
             raise Refused("The time %(time)s in this game cannot be read: a game that names a table gives "
                           "its times like 2024-05-01T20:15:00+02:00.", 400, time=describe(value[:40])) from None
-        if len(value.strip()) <= len("2024-05-01"):  # a day: any time of it
-            when += timedelta(days=1)
+        if len(value.strip()) <= len("2024-05-01") and when.date() < date.max:  # a day: any time of it
+            when += timedelta(days=1)  # (the calendar's last day, 9999-12-31, has no next: a 500)
         if when.tzinfo is None:
             when = when.replace(tzinfo=LATEST_ZONE)
         if when < opened:

@@ -119,3 +119,34 @@ def test_a_stake_past_decimal_s_digits_is_refused_in_words(app, phone):
         assert f"must be an amount like &#34;0.50&#34;, not &#39;{stake}&#39;." in said(response)
     assert conn.execute("SELECT count(*) FROM tables").fetchone()[0] == 0
     conn.close()
+
+
+def test_a_log_s_time_at_the_calendar_s_edge_leaves_its_pages_readable(app, phone):
+    """A log whose times stand at the calendar's edge, "9999-12-31T23:59:59-12:00" (a year
+    later than Python's last once on the server's clock) or "0001-01-01T00:00:00+14:00", was
+    imported, and then its table, its history and its player's statistics answered 500 for good
+    (the player's page with every other game of that name on the phone); the day "9999-12-31"
+    on a game naming a real table was a 500 of /import. The pages show such a time as the log
+    wrote it, and the claim is checked as any other."""
+    log = {"format": "scorekeeper-log/1", "game": "kaques", "players": ["Anna", "Ben"], "rules": {"target": 50},
+           "events": [{"type": "turn", "player": "Anna", "points": 0}, {"type": "turn", "player": "Ben", "points": 50}]}
+    for at in ("9999-12-31T23:59:59-12:00", "0001-01-01T00:00:00+14:00"):
+        importer = phone()
+        log["events"][0]["at"] = at
+        response = importer.post("/import", {"text": json.dumps(log)}, fetch=False)
+        assert response.status_code == 303
+        history = response.headers["Location"]
+        for page in (history, history.removesuffix("/history"), "/players/Anna"):
+            response = importer.get(page)
+            assert response.status_code == 200, page
+        assert at in said(importer.get(history))
+    host = phone()
+    token = host.open_table(game="kaques", players=("Anna", "Ben"), target=50)
+    anna = phone()
+    anna.join(token, "Anna")
+    phone().join(token, "Ben")
+    assert anna.enter(token, {"type": "turn", "player": "Anna", "points": 50}).status_code == 200
+    code = service.by_join_token(store.connect(app.config["DATABASE"]), token)["code"]
+    log["events"][0]["at"] = "9999-12-31"
+    response = anna.post("/import", {"text": json.dumps(log), "played_at": code}, fetch=False)
+    assert response.status_code == 303, said(response)

@@ -321,9 +321,11 @@ def _moment(iso_text: Any) -> datetime | None:
     """A stored time (UTC) on the server's clock, which is the pub's; None for anything else."""
     try:
         moment = datetime.fromisoformat(str(iso_text))
-    except ValueError:
+        # an imported log's time at the calendar's edge ("9999-12-31T23:59:59-12:00") has no
+        # moment on the server's clock: OverflowError, a 500 of its table and its players' pages
+        return moment.astimezone() if moment.tzinfo is not None else moment
+    except (ValueError, OverflowError):
         return None
-    return moment.astimezone() if moment.tzinfo is not None else moment
 
 
 # --- choosing a language ----------------------------------------------------------------------------
