@@ -187,6 +187,9 @@ def test_an_entry_made_offline_is_kept_and_sent_once(server, new_phone):
     # the kept entry shows in its cell as pending, and in the list over the tray
     anna.wait_for_selector("#board td.pending[data-pending-text='45']")
     assert "45" in anna.inner_text("#pending")
+    # the picker, still open, takes no second value meanwhile (one tapped was refused, once
+    # sent, as made in Ben's turn)
+    expect(anna.locator("#tray .picker button:has-text('40')")).to_have_css("pointer-events", "none")
 
     anna.context.set_offline(False)
     anna.evaluate("window.dispatchEvent(new Event('online'))")
