@@ -336,6 +336,27 @@ def test_a_finished_game_takes_no_box(phone):
     assert refused.status_code in (403, 409) and "500" not in str(refused.status_code)
 
 
+
+def test_a_tie_on_top_names_who_share_the_win(phone):
+    """Ben and Cleo level on top, Anna behind: the settlement's heading read "A tie", which
+    Anna, last, could read as her own; it names the two who share the win now, and a game
+    everyone ends level is still a tie."""
+    host = phone()
+
+    def settled(chances):
+        doc = {"format": "scorekeeper-log/1", "game": "yatzy", "players": list(chances), "rules": {"form": "classic"},
+               "events": [{"type": "score", "player": name, "box": box, "value": chances[name] if box == "chance" else 0}
+                          for box in ("1", "2", "3", "4", "5", "6", "three", "four", "small", "large", "full",
+                                      "chance", "yatzy") for name in chances]}
+        imported = host.post("/import", {"text": json.dumps(doc)}, fetch=False)
+        token = imported.headers["Location"].rstrip("/").split("/")[-2]
+        heading = re.search(r'class="[^"]*settle[^"]*".*?<h2>(.*?)</h2>', said(host.get(f"/t/{token}"))).group(1)
+        assert f"<h2>{heading}</h2>" in said(host.get(f"/t/{token}/history"))
+        return heading
+
+    assert settled({"Anna": 12, "Ben": 30, "Cleo": 30}) == "Ben and Cleo share the win"
+    assert settled({"Anna": 20, "Ben": 20}) == "A tie"
+
 # --- pages ------------------------------------------------------------------------------------------
 
 

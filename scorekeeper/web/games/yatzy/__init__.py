@@ -17,7 +17,7 @@ from flask_babel import get_locale
 
 from .... import service
 from ....games import yatzy
-from ....games.base import RuleError
+from ....games.base import Both, RuleError
 from ...context import table_blueprint
 from ...dice import read_dice
 from ...i18n import _, localize, money, ngettext, npgettext, number, pgettext
@@ -265,6 +265,15 @@ class YatzyView:
 
     def value(self, event: dict) -> str:
         return written_value(event, self.form)
+
+    def sharing(self, result: Any) -> str | None:
+        """A finished game level on top of some but not all: who share the win, "Ben and Cleo"
+        in the phone's language (RULES.md: a tie on top is a shared win); else None."""
+        totals = result["totals"]
+        leaders = [player for player, total in totals.items() if total == max(totals.values())]
+        if not result["finished"] or result["winner"] or len(leaders) == len(totals):
+            return None
+        return localize(Both(leaders))
 
     def made_yatzy(self, player: str) -> bool:
         return bool(self.state.cards[player].get(yatzy.Box.YATZY))
