@@ -207,7 +207,12 @@ def to_json(when: str, summary: Summary) -> str:
 
 def from_json(text: str) -> tuple[str, Summary]:
     doc = json.loads(text)
-    lines = {name: Line(0, doc["game"], doc["when"], line["side"], line["won"], line["tied"], line["points"],
+    # a summary stored by an older version said "tied" for every side of a game without a winner,
+    # the ones behind the tie on top too: only the sides level on top tied
+    level = [line["points"] for line in doc["lines"].values() if line["tied"] and line["points"] is not None]
+    top = max(level, default=None)
+    lines = {name: Line(0, doc["game"], doc["when"], line["side"], line["won"],
+                        line["tied"] and line["points"] in (None, top), line["points"],
                         line["currency"], None if line["cents"] is None else Fraction(line["cents"]),
                         line["counts"], line["games"])
              for name, line in doc["lines"].items()}
