@@ -296,7 +296,7 @@ def test_whole_game_settles_with_money_rematch_and_ledger(game, app):
     assert events_of(app, token).row["number"] == 2
     play_out(anna, ben, token, app)
     board = anna.get(f"/t/{token}/board").get_data(as_text=True)
-    assert "The evening so far" in board
+    assert "The evening's ledger" in board
     db = store.connect(app.config["DATABASE"])
     ledger = service.ledger(db, service.by_join_token(db, token)["id"])
     assert sum(ledger["cents"].values()) == 0

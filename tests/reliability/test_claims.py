@@ -492,11 +492,11 @@ def test_a_confirmed_game_changed_at_its_own_table_leaves_the_finished_board_at_
     claim = service.claims_at(db, table_id)[0]
     assert host.post(f"/t/{token}/claims/{claim.row['id']}", {"answer": "confirm"}).status_code == 303
     evening = lambda: html.unescape(seated["Anna"].get(f"/t/{token}/board").get_data(as_text=True))
-    assert "The evening so far" in evening()
+    assert "The evening's ledger" in evening()
     before = store.last_change(db, table_id)
     played = service.load(db, service.current_game(db, service.by_join_token(db, imported)["id"]))
     five = next(r.id for r, e in played.entries if e["player"] == "Anna" and e["row"] == "5")
     assert seated["Ben"].write(f"/t/{imported}/correct", {"target": str(five),
                                                           "event": json.dumps({"value": 20})}).status_code == 200
     assert store.last_change(db, table_id) > before
-    assert "The evening so far" not in evening()  # this table's one game again
+    assert "The evening's ledger" not in evening()  # this table's one game again
