@@ -317,13 +317,15 @@ def stale_refusal(db: sqlite_utils.Database, table: dict, who: Viewer | None, bo
     the next turn. This phone's own changes since do not count (quick taps, an offline queue:
     its idempotency keys keep a retry from counting twice) — but a new game since is, whoever
     started it: a form of a finished game (a page kept open, the back button) wrote into the
-    rematch. None: the write may go on."""
+    rematch. It speaks of the first change since (the write ran into it: a phone asleep through
+    several entries was told of the last one's writer, not of whom entered its turn). None: the
+    write may go on."""
     if not isinstance(board, int) or isinstance(board, bool) or board < 0:
         return Refused("This does not say which board it was made on: reload the page and try again.", 400)
     rows = db.execute("SELECT e.kind, e.by, e.device, c.game FROM changes c LEFT JOIN events e ON e.id = c.event_id "
                       "WHERE c.table_id = ? AND c.id > ? "
                       "AND (c.game = ? OR (c.game = 1 AND coalesce(c.device, '') != ?)) "
-                      "ORDER BY c.game = ? DESC, c.id DESC LIMIT 1",
+                      "ORDER BY c.game = ? DESC, c.id LIMIT 1",
                       [table["id"], board, NEW_GAME, who.device if who else "", NEW_GAME]).fetchall()
     if not rows:
         return None
