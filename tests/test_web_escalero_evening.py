@@ -58,3 +58,24 @@ def test_the_players_page_lists_a_name_with_an_accent_among_its_letter(phone):
     page = html.unescape(host.get("/players").get_data(as_text=True))
     listed = re.findall(r'<th scope="row"><a href="[^"]*">([^<]+)</a>', page)
     assert listed == ["Gosia", "Íñigo", "Jürgen", "Lena"], listed
+
+
+def test_two_sides_level_on_top_share_the_win(phone):
+    """Lena and Gosia scored alike, Jürgen and Íñigo nothing: the settlement's heading read "A
+    tie", which the two behind could read as theirs (found by the Yatzy helper, whose game said
+    the same). It names the two who share the win; a game all four end level is still a tie."""
+    host = phone()
+
+    def heading(ones):
+        token = host.open_table("escalero", NAMES, columns=1)
+        rows = ("1", "2", "3", "4", "5", "6", "S", "F", "P", "G")
+        for event in ({"type": "score", "player": name, "column": 1, "row": row,
+                       "value": ones.get(name, 0) if row == "1" else 0} for row in rows for name in NAMES):
+            assert host.enter(token, event).status_code == 200
+        page = html.unescape(re.sub(r"\s+", " ", host.get(f"/t/{token}").get_data(as_text=True)))
+        found = re.search(r'class="[^"]*settle[^"]*".*?<h2>(.*?)</h2>', page).group(1)
+        assert f"<h2>{found}</h2>" in html.unescape(host.get(f"/t/{token}/history").get_data(as_text=True))
+        return found
+
+    assert heading({"Lena": 3, "Gosia": 3}) == "Lena and Gosia share the win"
+    assert heading({}) == "A tie"

@@ -21,6 +21,8 @@ from flask import Blueprint, Flask, abort, send_from_directory
 from jinja2 import ChoiceLoader, FileSystemLoader, PrefixLoader
 
 from ...games import GAMES
+from ...games.base import Both
+from ..i18n import localize
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,18 @@ class Screen:
     tray_swap: str | None = None
     # whether the tray shows the turn being entered step by step (the game's draft)
     tray_reads_draft: bool = True
+
+
+def shared_win(scores: Mapping[str, Any], result: Mapping[str, Any]) -> str | None:
+    """A finished game with no single winner whose `scores` (side: points or total) are level
+    on top for some sides but not all: those sides, "Ben and Cleo" in the phone's language,
+    who share the win; else None ("A tie": every side level). The sides behind read the
+    heading as theirs: "A tie" told the last of three it had tied."""
+    if not result.get("finished") or result.get("winner") or not scores:
+        return None
+    top = max(scores.values())
+    leaders = [side for side, points in scores.items() if points == top]
+    return localize(Both(leaders)) if len(leaders) < len(scores) else None
 
 
 SCREENS: dict[str, Screen] = {}

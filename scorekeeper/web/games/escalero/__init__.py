@@ -16,7 +16,7 @@ from ...context import table_blueprint
 from ...dice import read_dice
 from ...i18n import _, localize, pgettext
 from ...writes import answer, board, digits, field, idem
-from .. import Screen
+from .. import Screen, shared_win
 
 bp = table_blueprint("escalero", __name__)
 
@@ -255,6 +255,10 @@ class EscaleroView:
 
     def value(self, event: dict) -> str:
         return written_value(event, self.rules)
+
+    def sharing(self, result: Any) -> str | None:
+        """Who share the win, level on top of three sides or more (`shared_win`)."""
+        return shared_win(result["points"], result)
 
 
 def view(ctx, played=None) -> EscaleroView | None:

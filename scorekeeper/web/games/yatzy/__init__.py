@@ -17,13 +17,13 @@ from flask_babel import get_locale
 
 from .... import service
 from ....games import yatzy
-from ....games.base import Both, RuleError
+from ....games.base import RuleError
 from ...context import table_blueprint
 from ...dice import read_dice
 from ...i18n import _, localize, money, ngettext, npgettext, number, pgettext
 from ...writes import answer, field, idem
 from ...writes import board as board_version
-from .. import Screen
+from .. import Screen, shared_win
 
 bp = table_blueprint("yatzy", __name__)
 NO_GAME = "There is no Yatzy game waiting for a throw."
@@ -267,13 +267,8 @@ class YatzyView:
         return written_value(event, self.form)
 
     def sharing(self, result: Any) -> str | None:
-        """A finished game level on top of some but not all: who share the win, "Ben and Cleo"
-        in the phone's language (RULES.md: a tie on top is a shared win); else None."""
-        totals = result["totals"]
-        leaders = [player for player, total in totals.items() if total == max(totals.values())]
-        if not result["finished"] or result["winner"] or len(leaders) == len(totals):
-            return None
-        return localize(Both(leaders))
+        """Who share the win (RULES.md: a tie on top is a shared win), as `shared_win`."""
+        return shared_win(result["totals"], result)
 
     def made_yatzy(self, player: str) -> bool:
         return bool(self.state.cards[player].get(yatzy.Box.YATZY))
