@@ -74,6 +74,13 @@ def test_join_by_qr_and_play_live(server, browser, new_phone, tmp_path):
         ben.click("[data-face='2']")
     ben.wait_for_selector("#board button.cell:visible[data-lit]")
     assert ben.get_attribute("#board button.cell:visible[data-column='1'][data-row='P']", "data-lit") == "40"
+    # a cross-out at the far end of the row of options, swiped to and tapped: its confirm in
+    # view whole (it stood past the edge of a 360-px phone), then closed and the options back
+    ben.click("#tray .options summary[data-column='3'][data-row='G']")
+    confirm = ben.locator("#tray .options details[open] > button").bounding_box()
+    assert confirm["x"] >= 0 and confirm["x"] + confirm["width"] <= 360, confirm
+    ben.click("#tray .options summary[data-column='3'][data-row='G']")
+    expect(ben.locator("#tray .options button[data-column='1'][data-row='P']")).to_be_visible()
     ben.click("#board button.cell:visible[data-column='1'][data-row='P']")
     anna.wait_for_selector("#board td:has-text('40')")
     ben.screenshot(path=str(tmp_path / "phone.png"), full_page=True)
