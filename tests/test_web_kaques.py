@@ -241,6 +241,9 @@ def test_le_kaque_grand_kaque_and_the_knowing_looks(table):
     assert "<b>Oh, Lálá!</b> all six again" in board(cleo, token)
     assert "Oh, Lálá! Throw 2: tap the 6 dice you see" in ben.tray(token)
     tray = tray_for(ben, token, T([2, 3, 4, 6, 6, 4], []))
+    # his own pad makes the call the table's banner makes (it said "Nothing to keep: Le Kaque!")
+    assert "Nothing to keep: Grand Kaque!" in tray and "Grand Kaque! — enter it" in tray
+    assert "Le Kaque!" not in re.search(r'<section class="kq-pad".*?</section>', tray, re.S).group(0)
     assert ben.press(token, actions(tray, "stop")[0], form=tray).status_code == 200
     for device in (anna, ben, cleo):
         shown = banner(board(device, token))

@@ -224,6 +224,17 @@ class TurnState:
         return self.can_stop and self.free == DICE
 
     @property
+    def kaque_is_grand(self) -> bool:
+        """A Kaque on the next throw would be a Grand Kaque!: an Oh, Lálá! came before it in this turn.
+
+        >>> TurnState().throw([1, 1, 1, 5, 5, 5], [1, 1, 1, 5, 5, 5]).kaque_is_grand
+        True
+        >>> TurnState().throw([1, 5, 2, 3, 4, 6], [1, 5]).kaque_is_grand
+        False
+        """
+        return self.oh_lala_next or Call.OH_LALA in self.calls
+
+    @property
     def points(self) -> int:
         return 0 if self.kaqued else self.total
 
