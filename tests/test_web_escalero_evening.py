@@ -2,6 +2,7 @@
 of a game and the pad say of each side's money (found by the evening-at-the-pub helper)."""
 
 import html
+import json
 import re
 
 import pytest
@@ -79,3 +80,23 @@ def test_two_sides_level_on_top_share_the_win(phone):
 
     assert heading({"Lena": 3, "Gosia": 3}) == "Lena and Gosia share the win"
     assert heading({}) == "A tie"
+
+
+@pytest.mark.parametrize("lang, winners", [("en", "Winners: Lena & Gosia"), ("de", "Gewinner: Lena & Gosia"),
+                                           ("pl", "Zwycięzcy: Lena & Gosia"), ("es", "Ganadores: Lena & Gosia")])
+def test_a_team_that_wins_is_named_as_winners(phone, lang, winners):
+    """Two teams of two: the settlement's heading read "Lena & Gosia wins" ("gewinnt", "Wygrywa",
+    "Gana"), one player's verb for a team of two; it reads "Winners: Lena & Gosia" now. A player
+    alone still "wins" (test_one_point_is_not_written_as_points' game, the others above)."""
+    host = phone().speaking(lang)
+    token = host.open_table("escalero", NAMES, columns=1)
+    teams = [{"name": "Lena & Gosia", "players": ["Lena", "Gosia"]},
+             {"name": "Jürgen & Íñigo", "players": ["Jürgen", "Íñigo"]}]
+    assert host.write(f"/t/{token}/teams", {"action": "set", "teams": json.dumps(teams)}).status_code == 200
+    for row in ("1", "2", "3", "4", "5", "6", "S", "F", "P", "G"):
+        for name in ("Lena", "Jürgen"):
+            value = 3 if (row, name) == ("1", "Lena") else 0
+            assert host.enter(token, {"type": "score", "player": name, "column": 1, "row": row,
+                                      "value": value}).status_code == 200
+    page = html.unescape(re.sub(r"\s+", " ", host.get(f"/t/{token}").get_data(as_text=True)))
+    assert re.search(r'class="[^"]*settle[^"]*".*?<h2>(.*?)</h2>', page).group(1) == winners
