@@ -89,8 +89,12 @@
     return htmx.ajax("GET", board.dataset.boardUrl + (since === undefined ? "" : `?since=${since}`),
       {source: board, swap: "none"});
   }
-  // an open list of earlier entries follows the board (an entry moves a row into it)
+  // an open list of earlier entries follows the board (an entry moves a row into it); a refusal
+  // is of the board it was said at (its data-change): once the board has moved on past it (the
+  // table played on), it goes — it told a phone woken late "Anna had entered it" turns later
   document.addEventListener("htmx:after:swap", (e) => {
+    const said = $("#message > [data-change]");
+    if (said && shown() > Number(said.dataset.change)) said.remove();
     if ($("#history-earlier")?.open && /id="stamp"/.test(e.detail.ctx?.text || "")) htmx.trigger($("#history-earlier ol"), "reload");
     marks();
   });

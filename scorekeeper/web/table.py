@@ -19,7 +19,7 @@ from flask import Response, current_app, g, redirect, render_template, request, 
 from flask.globals import request_ctx
 from werkzeug.exceptions import HTTPException
 
-from .. import metrics, service
+from .. import metrics, service, store
 from ..gamelog import paced
 from ..live import Gzip, deflate
 from . import board as boards
@@ -327,7 +327,11 @@ def export(number: int):
 @bp.app_errorhandler(service.Refused)
 def refused(refusal: service.Refused):
     metrics.refused(refusal)
-    return message_response(say(refusal), refusal.status)
+    # the change the table stands at: the refusal is of this board, and goes once the phone's
+    # board has moved past it (static/app.js)
+    ctx = g.get("ctx")
+    change = store.last_change(ctx.db, ctx.table["id"]) if isinstance(ctx, TableContext) else None
+    return message_response(say(refusal), refusal.status, change)
 
 
 @bp.app_errorhandler(HTTPException)
@@ -358,10 +362,11 @@ def storage_error(error: sqlite3.OperationalError):
                               "Nothing was changed. Tell whoever runs it, and try again later."), 503)
 
 
-def message_response(text: str, status: int) -> Response:
-    """A refusal as a short message fragment for scripts and htmx, or a whole page."""
+def message_response(text: str, status: int, change: int | None = None) -> Response:
+    """A refusal as a short message fragment for scripts and htmx, or a whole page; `change`,
+    the table's change it was said at."""
     if request.htmx:
-        response = Response(render_template("_message.html", message=text), status)
+        response = Response(render_template("_message.html", message=text, change=change), status)
         response.headers["HX-Retarget"] = "#message"
         response.headers["HX-Reswap"] = "innerHTML"
     else:

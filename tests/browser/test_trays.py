@@ -123,6 +123,12 @@ def test_a_refusal_keeps_what_was_tapped_and_shows_in_view(server, new_phone):
     expect(host.locator("#message")).to_contain_text("50")
     in_view(host, "#message", height=800)
     in_view(host, "#tray", height=800)
+    # the table plays on: the refusal, of the board it was said at, goes from the host's screen
+    # (it stood there for good, turns later)
+    anna.locator("[data-kq-total] input[name=points]").fill("350")
+    anna.locator("[data-kq-total] button.primary").click()
+    expect(host.locator("#stamp")).to_have_attribute("data-entries", "1")
+    expect(host.locator("#message")).to_be_empty()
 
 
 def test_the_hint_starts_again_when_every_die_is_taken_back(server, new_phone):
