@@ -167,11 +167,12 @@
   document.addEventListener("htmx:error", (e) => {
     const {ctx} = e.detail;
     if (!ctx || ctx.response) return;
-    if (ctx.kept) net("offline");
+    // (the phone online, the server not answering: said so, not "offline")
+    if (ctx.kept) net(navigator.onLine ? "lostKept" : "offline");
     if (ctx.sourceElement?.id !== "tray" || ctx.request.method !== "GET") return;
     // what was tapped stands; the phone says why the next step has not come: where a throw's
     // options come, or atop the tray
-    const tray = $("#tray"), thrown = $("#tray .thrown"), why = $("#net")?.dataset.tray || "";
+    const tray = $("#tray"), thrown = $("#tray .thrown"), why = $("#net")?.dataset[navigator.onLine ? "trayLost" : "tray"] || "";
     if (thrown) thrown.dataset.left = why;
     else if (tray) tray.dataset.waiting = why;
     trayAgain(3);

@@ -30,19 +30,27 @@ def listen(page) -> None:
 def test_through_a_power_cut_the_badge_says_the_connection_is_lost_then_live(tmp_path, new_phone):
     """The server down for seconds: the badge said "Live updates paused — refreshing every 4 s"
     while every refresh failed; it says the connection is lost until the server is back, and
-    Live again within seconds of it (the stream's backoff had grown towards a minute)."""
+    Live again within seconds of it (the stream's backoff had grown towards a minute). An entry
+    tapped meanwhile is kept, and the badge said "Offline — … when the network is back" to a
+    phone whose Wi-Fi was fine: it says the connection is lost, and that the entry is kept."""
     server = Server(tmp_path / "instance")
     try:
         anna, net = a_live_phone(server, new_phone, "pl-PL")
         listen(anna)
+        anna.click("#board button.cell:visible[data-column='1'][data-row='P']")  # the picker opens
+        anna.wait_for_selector("#tray .picker")
         server.kill()
         expect(net).to_have_attribute("data-state", "lost", timeout=10_000)
         expect(net).to_have_text("Utracono połączenie — łączę ponownie")
         anna.wait_for_timeout(9_000)  # two refreshes (every 4 s), every one failed
         said = anna.evaluate("window.__said")
         assert set(said) == {"lost"}, said  # never "refreshing every 4 s"
+        anna.click("#tray .picker button:has-text('45')")
+        expect(net).to_have_attribute("data-state", "lostKept")
+        expect(net).to_have_text("Utracono połączenie — wpisy są zachowane i pójdą, gdy wróci")
         server.start()
         expect(net).to_have_attribute("data-state", "live", timeout=10_000)
+        expect(anna.locator("#board .history li.entry")).to_have_count(1)  # sent, once
     finally:
         server.stop()
 
