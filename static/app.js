@@ -224,6 +224,22 @@
     poller = on ? setInterval(() => { polled = false; refresh(shown()).then(() => {
       if (!live && !kept().length) polled ? net("polling") : down(); }); }, 4000) : null;
   }
+  // a stream refused as it began (one address's cap on connections: the worker's 503, nginx's
+  // 429; a server restarting: 502) or whose first request failed is none hx-sse retries, and no
+  // sse:error came: the board stood as it was for good, the badge silent (a pub's phones behind
+  // one router, or someone filling its cap). The page polls, and asks for the stream again
+  let asking = null;
+  function unheard(e) {
+    const {ctx} = e.detail, board = $("#board");
+    if (!board || ctx?.sourceElement !== board || ctx.request.method !== "GET" || !/\/live\b/.test(ctx.request.action)) return;
+    if ((ctx.response?.headers.get("Content-Type") || "").includes("text/event-stream") || asking) return;
+    live = false; down(); poll(true);
+    const wait = Number(ctx.response?.headers.get("Retry-After")) || 5;
+    asking = setTimeout(() => { asking = null; htmx.ajax("GET", ctx.request.action, {source: board}); },
+      Math.min(60, Math.max(2, wait)) * 1000);
+  }
+  document.addEventListener("htmx:after:request", unheard);
+  document.addEventListener("htmx:error", unheard);
   document.addEventListener("htmx:sse:error", () => { live = false; down(); poll(true); });
   document.addEventListener("htmx:sse:close", () => { live = false; poll(true); });
   // a stream gone silent (the Wi-Fi changed under it: no error, no bytes) showed "Live" over a

@@ -76,9 +76,15 @@ def test_a_tray_refused_for_now_is_asked_for_again(server, new_phone):
 
 
 def test_a_tap_that_is_no_entry_refused_for_now_asks_for_another(server, new_phone):
-    """Sitting down is not kept to be sent again: the phone says to tap again, and that tap works."""
-    link = open_table(new_phone(), server, "yatzy", ("Anna", "Ben"))
+    """Sitting down is not kept to be sent again: the phone says to tap again, and that tap works.
+    And the page's live stream refused as it began (a pub's phones behind one router past nginx's
+    cap on one address's connections, or someone filling it): hx-sse retries only a stream that
+    began, so the board stood as the page opened for good, its badge silent. The phone polls and
+    asks for its stream again: the host sitting down reaches it, and it is live."""
+    host = new_phone()
+    link = open_table(host, server, "yatzy", ("Anna", "Ben"))
     ben = new_phone(locale="pl-PL", service_workers="block")
+    streams = refuse_once(ben, re.compile(r"/live\?"), "GET", NGINX_429, {"Content-Type": "text/html"})
     ben.goto(link)
     refused = refuse_once(ben, re.compile(r"/join$"), "POST", NGINX_429, {"Content-Type": "text/html"})
     ben.click("#join button:has-text('Ben')")
@@ -86,6 +92,10 @@ def test_a_tap_that_is_no_entry_refused_for_now_asks_for_another(server, new_pho
     sit(ben, "Ben")
     expect(ben.locator("#message")).to_be_empty()
     assert len(refused) == 1
+    sit(host, "Anna")
+    expect(ben.locator("#stamp")).to_have_attribute("value", host.locator("#stamp").get_attribute("value"))
+    expect(ben.locator("#net")).to_have_attribute("data-state", "live", timeout=10_000)
+    assert len(streams) == 1
 
 
 def test_a_tray_asked_for_offline_comes_when_the_network_is_back(server, new_phone):
