@@ -84,7 +84,8 @@ def test_a_tap_that_is_no_entry_refused_for_now_asks_for_another(server, new_pho
     host = new_phone()
     link = open_table(host, server, "yatzy", ("Anna", "Ben"))
     ben = new_phone(locale="pl-PL", service_workers="block")
-    streams = refuse_once(ben, re.compile(r"/live\?"), "GET", NGINX_429, {"Content-Type": "text/html"})
+    streams = refuse_once(ben, re.compile(r"/live\?"), "GET", NGINX_429,
+                          {"Content-Type": "text/html", "Retry-After": "1"})  # (asked again 2 s on)
     ben.goto(link)
     refused = refuse_once(ben, re.compile(r"/join$"), "POST", NGINX_429, {"Content-Type": "text/html"})
     ben.click("#join button:has-text('Ben')")
