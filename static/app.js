@@ -231,7 +231,8 @@
   let asking = null;
   function unheard(e) {
     const {ctx} = e.detail, board = $("#board");
-    if (!board || ctx?.sourceElement !== board || ctx.request.method !== "GET" || !/\/live\b/.test(ctx.request.action)) return;
+    if (!board || ctx?.sourceElement !== board || ctx.request.method !== "GET") return;
+    if (!/\/live(\?|$)/.test(ctx.request.action)) return;  // (not a poll's /board)
     if ((ctx.response?.headers.get("Content-Type") || "").includes("text/event-stream") || asking) return;
     live = false; down(); poll(true);
     const wait = Number(ctx.response?.headers.get("Retry-After")) || 5;
