@@ -9,6 +9,7 @@ import re
 import pytest
 
 from tests.games.escalero import one_column_game
+from tests.support import writes
 
 
 def text(fragment):
@@ -69,3 +70,20 @@ def test_the_evening_s_money_is_headed_alike_on_the_board_and_the_history(phone,
     # own settlement on the same page is headed ("Who pays whom")
     transfers = re.search(r'<section class="card evening">.*?<h3>([^<]+)</h3>', history, re.S)
     assert transfers and text(transfers.group(1)) == headings[headings.index(heading) + 1]
+
+
+def test_polish_history_names_who_undid_and_corrected_in_words_that_follow_a_name(phone):
+    """A Polish history row, the writer's name first, read "Anna cofnięto wpis #1" and "Anna
+    poprawiono #2:", impersonal forms ("was undone") that do not follow a name (found by the
+    card-and-kaques helper); a noun follows it now, as on any label: "Anna cofnięcie wpisu #1"."""
+    host = phone().speaking("pl")
+    token = host.open_table("escalero", ("Anna", "Ben"), columns=1)
+    assert host.enter(token, {"type": "score", "player": "Anna", "column": 1, "row": "1", "value": 3}).status_code == 200
+    target = writes(host.get(f"/t/{token}/board").get_data(as_text=True), "/undo")[0]["vals"]["target"]
+    assert host.write(f"/t/{token}/undo", {"target": target}).status_code == 200
+    assert host.enter(token, {"type": "score", "player": "Anna", "column": 1, "row": "2", "value": 4}).status_code == 200
+    second = writes(host.get(f"/t/{token}/board").get_data(as_text=True), "/undo")[0]["vals"]["target"]
+    assert host.write(f"/t/{token}/correct", {"target": second, "event": '{"value": 6}'}).status_code == 200
+    rows = text(host.get(f"/t/{token}/history").get_data(as_text=True))
+    assert "cofnięcie wpisu #1" in rows and "poprawka wpisu #3:" in rows, rows
+    assert "cofnięto" not in rows and "poprawiono" not in rows
