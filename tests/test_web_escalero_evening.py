@@ -82,17 +82,26 @@ def test_two_sides_level_on_top_share_the_win(phone):
     assert heading({}) == "A tie"
 
 
-@pytest.mark.parametrize("lang, winners", [("en", "Winners: Lena & Gosia"), ("de", "Gewinner: Lena & Gosia"),
-                                           ("pl", "Zwycięzcy: Lena & Gosia"), ("es", "Ganadores: Lena & Gosia")])
-def test_a_team_that_wins_is_named_as_winners(phone, lang, winners):
+@pytest.mark.parametrize("lang, winners, throwing", [
+    ("en", "Winners: Lena & Gosia", "Lena & Gosia are throwing."),
+    ("de", "Gewinner: Lena & Gosia", "Lena & Gosia würfeln."),
+    ("pl", "Zwycięzcy: Lena & Gosia", "Rzucają Lena & Gosia."),
+    ("es", "Ganadores: Lena & Gosia", "Tiran Lena & Gosia.")])
+def test_a_team_that_wins_is_named_as_winners(phone, lang, winners, throwing):
     """Two teams of two: the settlement's heading read "Lena & Gosia wins" ("gewinnt", "Wygrywa",
     "Gana"), one player's verb for a team of two; it reads "Winners: Lena & Gosia" now. A player
-    alone still "wins" (test_one_point_is_not_written_as_points' game, the others above)."""
+    alone still "wins" (test_one_point_is_not_written_as_points' game, the others above). The
+    other team's trays said "Lena & Gosia is throwing" ("würfelt") the same way: they throw in
+    the plural now (found by the Escalero-teams helper)."""
     host = phone().speaking(lang)
     token = host.open_table("escalero", NAMES, columns=1)
     teams = [{"name": "Lena & Gosia", "players": ["Lena", "Gosia"]},
              {"name": "Jürgen & Íñigo", "players": ["Jürgen", "Íñigo"]}]
     assert host.write(f"/t/{token}/teams", {"action": "set", "teams": json.dumps(teams)}).status_code == 200
+    jurgen = phone().speaking(lang)
+    jurgen.join(token, "Jürgen")
+    tray = html.unescape(re.sub(r"\s+", " ", jurgen.get(f"/t/{token}/board").get_data(as_text=True)))
+    assert throwing in re.search(r'class="tray-wait[^"]*">(.*?)</p>', tray).group(1), tray
     for row in ("1", "2", "3", "4", "5", "6", "S", "F", "P", "G"):
         for name in ("Lena", "Jürgen"):
             value = 3 if (row, name) == ("1", "Lena") else 0
