@@ -37,14 +37,16 @@
   document.addEventListener("pointerup", (e) => { if (e.pointerType === "mouse" && e.button === 0) tap(e); });
   document.addEventListener("click", tap);
 
-  // a lit cell enters what its option enters (capture: before the cell's own request)
+  // a lit cell enters what its option enters (capture: before the cell's own request); an
+  // option that takes no tap now (an entry waits to be sent: app.css) takes none through its cell
+  // either (a lit cell tapped offline sent a second entry, refused once the network was back)
   document.addEventListener("click", (e) => {
     const cell = e.target.closest("[data-lit]");
     const option = cell && document.querySelector(`#tray [data-cell="${cell.value}"]`);
     if (!option) return;
     e.preventDefault();
     e.stopPropagation();
-    option.click();
+    if (getComputedStyle(option).pointerEvents !== "none") option.click();
   }, true);
 
   function light() {

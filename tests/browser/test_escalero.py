@@ -234,6 +234,21 @@ def test_dice_tapped_offline_say_their_options_wait_for_the_network(server, new_
     expect(anna.locator("#tray .option").first).to_be_visible()
     expect(thrown).not_to_have_attribute("data-left", re.compile("Offline"))
     expect(thrown.locator("[data-take]")).to_have_count(5)
+    # offline again, a score tapped is kept: a lit cell of another score takes no tap meanwhile
+    # (it sent a second entry, refused once the network was back: another's turn by then)
+    anna.context.set_offline(True)
+    anna.evaluate("window.dispatchEvent(new Event('offline'))")
+    first, second = anna.locator("#tray button.option[data-cell]").all()[:2]
+    first.tap()
+    kept = "() => JSON.parse(localStorage.getItem('scorekeeper.pending') || '[]').length"
+    anna.wait_for_function(f"({kept})() === 1")
+    anna.locator(f"#board button[data-lit][value='{second.get_attribute('data-cell')}']").dispatch_event("click")
+    anna.wait_for_timeout(300)
+    assert anna.evaluate(kept) == 1
+    anna.context.set_offline(False)
+    anna.evaluate("window.dispatchEvent(new Event('online'))")
+    anna.wait_for_function(f"({kept})() === 0")
+    expect(anna.locator("#board .history li.entry")).to_have_count(1)
 
 
 def test_an_entry_slow_to_answer_is_not_sent_again_meanwhile(server, new_phone):
