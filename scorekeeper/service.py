@@ -598,9 +598,11 @@ def by_code(db: sqlite_utils.Database, code: str, address: str) -> dict:
     return _by_code(db, code, address, opened_since)
 
 
-# the refusals of a device past JOIN_ATTEMPTS wrong codes (metrics counts them as the "code" limit)
-WRONG_CODES = Text("Too many wrong codes from this device. Wait ten minutes, or scan the QR code.")
-WRONG_CODES_IMPORTING = Text("Too many wrong codes from this device. Wait ten minutes, or import the game "
+# the refusals of an address past JOIN_ATTEMPTS wrong codes (metrics counts them as the "code"
+# limit): the address's, not the device's — every phone on the pub's Wi-Fi is refused with them,
+# and "from this device" told a friend who had typed nothing that they had
+WRONG_CODES = Text("Too many wrong codes from this network. Wait ten minutes, or scan the QR code.")
+WRONG_CODES_IMPORTING = Text("Too many wrong codes from this network. Wait ten minutes, or import the game "
                              "without a table's code.")
 
 

@@ -97,6 +97,10 @@ def test_join_by_short_code_and_rate_limit(phone, app):
         assert guest.post("/join", {"code": "ZZZZZZ"}, fetch=False).status_code == 404
     limited = guest.post("/join", {"code": code}, fetch=False)
     assert limited.status_code == 429 and "Too many wrong codes" in limited.get_data(as_text=True)
+    # counted per address: a friend on the same Wi-Fi who typed nothing wrong is refused too, and
+    # was told the wrong codes came "from this device"
+    friend = phone().speaking("de").post("/join", {"code": code}, fetch=False).get_data(as_text=True)
+    assert "Zu viele falsche Codes aus diesem Netz" in friend and "Gerät" not in friend
 
 
 def test_players_add_themselves_before_the_first_entry(phone, app):
