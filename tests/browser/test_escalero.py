@@ -242,7 +242,9 @@ def test_dice_tapped_offline_say_their_options_wait_for_the_network(server, new_
     first.tap()
     kept = "() => JSON.parse(localStorage.getItem('scorekeeper.pending') || '[]').length"
     anna.wait_for_function(f"({kept})() === 1")
-    anna.locator(f"#board button[data-lit][value='{second.get_attribute('data-cell')}']").dispatch_event("click")
+    lit = anna.locator(f"#board button[data-lit][value='{second.get_attribute('data-cell')}']")
+    assert float(lit.evaluate("cell => getComputedStyle(cell).opacity")) < 1  # it looked as tappable as ever
+    lit.dispatch_event("click")
     anna.wait_for_timeout(300)
     assert anna.evaluate(kept) == 1
     anna.context.set_offline(False)
