@@ -8,6 +8,7 @@ import os
 import re
 
 from .conftest import enter_for_all
+from .test_accessibility import LOW_CONTRAST
 
 SHOTS = os.environ.get("SCOREKEEPER_SHOTS")  # a folder to keep screenshots in, when set
 
@@ -125,6 +126,11 @@ def test_the_capture_finder_from_the_table(server, new_phone):
     assert "/t/" in anna.url and "h=5b" in anna.url  # the address keeps the cards
     no_sideways_scroll(anna)
     shot(anna, "finder")
+    # the cards on the table and the suits' names read in both themes: the light theme's #111 on
+    # its deep suits was 3.2:1 (espadas), its oros' name 3.3:1 on the page
+    for _ in range(2):
+        assert anna.evaluate(LOW_CONTRAST, "main") == [], anna.evaluate("document.documentElement.dataset.theme")
+        anna.click("[data-theme-toggle]")
     anna.click("text=← Table")
     anna.wait_for_selector("[data-escoba-board]")
 
