@@ -1,0 +1,107 @@
+"""Contrast read from the style sheets themselves, in the dark theme and the light one (WCAG 2 AA:
+4.5:1 for text, 3:1 for a control's boundary), without a browser.
+
+Every rule of static/*.css and of each game's own sheet that sets both a background and a colour
+is text on a fill (a lit option, a chip, a banner, a badge): every pair of what its variables can
+be in a theme must read at 4.5:1. A variable's values in a theme are those of each selector that
+sets it, the light theme's own where it has one (`[data-theme="light"] …`). A colour the sheets
+give as anything but a variable or #hex (inherit, color-mix) is not judged here; the board as
+drawn is (tests/browser/test_accessibility.py)."""
+
+from __future__ import annotations
+
+import re
+from itertools import product
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHEETS = sorted([*ROOT.glob("static/*.css"), *ROOT.glob("scorekeeper/web/games/*/static/*.css")])
+LIGHT = '[data-theme="light"]'
+
+
+def luminance(colour: str) -> float:
+    hexa = colour.lstrip("#")
+    if len(hexa) == 3:
+        hexa = "".join(c * 2 for c in hexa)
+    channels = [int(hexa[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def ratio(a: str, b: str) -> float:
+    hi, lo = sorted([luminance(a), luminance(b)], reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def rules(text: str):
+    """(selector, {property: value}) of every innermost rule (inside @media too)."""
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    for selector, body in re.findall(r"([^{}]+)\{([^{}]*)\}", text):
+        declarations = {}
+        for declaration in body.split(";"):
+            name, _, value = declaration.partition(":")
+            if value.strip():
+                declarations[name.strip()] = value.strip()
+        yield selector.strip(), declarations
+
+
+ALL_RULES = [rule for sheet in SHEETS for rule in rules(sheet.read_text())]
+
+
+def definitions() -> dict:
+    """{variable: {scope: {"dark": value, "light": value}}}, a scope being the selector without
+    the light theme's prefix (the page's own, :root, is "")."""
+    found: dict = {}
+    for selector, declarations in ALL_RULES:
+        for part in selector.split(","):
+            theme = "light" if LIGHT in part else "dark"
+            scope = part.replace(LIGHT, "").replace(":root", "").strip()
+            for name, value in declarations.items():
+                if name.startswith("--"):
+                    found.setdefault(name, {}).setdefault(scope, {})[theme] = value
+    return found
+
+
+DEFINED = definitions()
+
+
+def values(value: str, theme: str, depth: int = 0) -> set:
+    """The #hex colours `value` can be in `theme`; empty when it is no colour judged here."""
+    value = value.split("!")[0].strip()
+    if re.fullmatch(r"#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}", value):
+        return {value}
+    named = re.fullmatch(r"var\((--[\w-]+)\)", value)
+    if not named or depth > 5 or named.group(1) not in DEFINED:
+        return set()
+    found = set()
+    for by_theme in DEFINED[named.group(1)].values():
+        own = by_theme.get(theme, by_theme.get("dark"))
+        if own is not None:
+            found |= values(own, theme, depth + 1)
+    return found
+
+
+def text_on_fills(theme: str) -> list:
+    """Every rule's text on its own fill under 4.5:1 in `theme`."""
+    low = []
+    for selector, declarations in ALL_RULES:
+        fill = declarations.get("background", declarations.get("background-color"))
+        if fill is None or "color" not in declarations:
+            continue
+        for text, behind in product(values(declarations["color"], theme), values(fill, theme)):
+            if ratio(text, behind) < 4.5:
+                low.append(f"{selector}: {text} on {behind} {ratio(text, behind):.2f}")
+    return low
+
+
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_text_on_a_fill_reads_in_both_themes(theme):
+    assert text_on_fills(theme) == []
+
+
+def test_the_sheets_are_read():
+    """The parse finds what it judges: the page's colours in both themes, and fills with text."""
+    assert values("var(--text)", "dark") and values("var(--text)", "light") != values("var(--text)", "dark")
+    assert sum(1 for _, d in ALL_RULES if "background" in d and "color" in d) > 20
