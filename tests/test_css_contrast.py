@@ -105,3 +105,20 @@ def test_the_sheets_are_read():
     """The parse finds what it judges: the page's colours in both themes, and fills with text."""
     assert values("var(--text)", "dark") and values("var(--text)", "light") != values("var(--text)", "dark")
     assert sum(1 for _, d in ALL_RULES if "background" in d and "color" in d) > 20
+
+
+def surfaces(theme: str) -> set:
+    """What a field stands on: the page and a card."""
+    return values("var(--bg)", theme) | values("var(--card)", theme)
+
+
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_a_field_s_edge_shows_where_to_type(theme):
+    """A text field's boundary is what identifies it (WCAG 1.4.11, 3:1): its fill is the page's
+    own, so its border alone shows it on the page and on a card."""
+    edges = [declarations["border"].split()[-1] for selector, declarations in ALL_RULES
+             if "input" in [part.strip() for part in selector.split(",")] and "border" in declarations]
+    assert edges
+    low = [f"{edge}: {colour} on {behind} {ratio(colour, behind):.2f}" for edge in edges
+           for colour, behind in product(values(edge, theme), surfaces(theme)) if ratio(colour, behind) < 3]
+    assert values(edges[0], theme) and low == []
