@@ -122,3 +122,15 @@ def test_a_field_s_edge_shows_where_to_type(theme):
     low = [f"{edge}: {colour} on {behind} {ratio(colour, behind):.2f}" for edge in edges
            for colour, behind in product(values(edge, theme), surfaces(theme)) if ratio(colour, behind) < 3]
     assert values(edges[0], theme) and low == []
+
+
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_a_field_s_hint_reads(theme):
+    """A placeholder says what a field takes when left empty (the stake's 0, the currency): the
+    sheets give it a colour of theirs, 4.5:1 on a field's fill (the browser's own grey, #757575,
+    is 3.9:1 on the dark theme's field and 4.2 on the light one's)."""
+    hints = [declarations["color"] for selector, declarations in ALL_RULES if "::placeholder" in selector and "color" in declarations]
+    assert hints
+    low = [f"{colour} on {behind} {ratio(colour, behind):.2f}" for hint in hints
+           for colour, behind in product(values(hint, theme), surfaces(theme)) if ratio(colour, behind) < 4.5]
+    assert values(hints[0], theme) and low == []
