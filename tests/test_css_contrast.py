@@ -134,3 +134,17 @@ def test_a_field_s_hint_reads(theme):
     low = [f"{colour} on {behind} {ratio(colour, behind):.2f}" for hint in hints
            for colour, behind in product(values(hint, theme), surfaces(theme)) if ratio(colour, behind) < 4.5]
     assert values(hints[0], theme) and low == []
+
+
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_an_open_cell_s_sign_shows(theme):
+    """The "+" drawn in a cell still to fill is what tells a cell to tap from an empty one
+    (WCAG 1.4.11, 3:1): a colour of its own, not faded, on the page, a card, this phone's column
+    and the turn's."""
+    behind = surfaces(theme) | values("var(--mine)", theme) | values("var(--turn)", theme)
+    signs = [(selector, declarations) for selector, declarations in ALL_RULES if declarations.get("content") == '"+"']
+    assert signs
+    for selector, declarations in signs:
+        assert "opacity" not in declarations and values(declarations.get("color", ""), theme), selector
+        assert [f"{c} on {b} {ratio(c, b):.2f}" for c, b in product(values(declarations["color"], theme), behind)
+                if ratio(c, b) < 3] == [], selector
