@@ -191,7 +191,12 @@ class Write:
                                   "payload": json.dumps(payload) if payload is not None else None,
                                   "by": self.who.label,
                                   "device": self.who.device, "at": now(), "idem": self.key}, pk="game_id")
-        if self.key:  # a retry of this step answers as done, however many steps and turns later
+        self.key_done()
+
+    def key_done(self) -> None:
+        """A write that makes no event (a step, a rematch) keeps its key apart: a retry of it
+        answers as done, however many steps and turns later."""
+        if self.key:
             moment = time.time()
             self.db.execute("INSERT OR IGNORE INTO step_keys (idem, at) VALUES (?, ?)", [self.key, moment])
             self.db.execute("DELETE FROM step_keys WHERE at < ?", [moment - STEP_KEYS_KEPT])
@@ -951,7 +956,7 @@ def team_name(members: list[str], number: int, taken: list[str]) -> str:
     return name if len(name) <= 40 and clean_name(name) == name and name not in taken else f"#{number}"
 
 
-def rematch(db: sqlite_utils.Database, table: dict, who: Viewer, board: Any = ...) -> dict:
+def rematch(db: sqlite_utils.Database, table: dict, who: Viewer, idem: str | None = None, board: Any = ...) -> dict:
     """A new game at the same table: the players its seats make now (a newcomer let in during
     the last game plays), the same teams and rules (the engine may move the first deal on)."""
     def next_game(change: Write) -> None:
@@ -969,8 +974,9 @@ def rematch(db: sqlite_utils.Database, table: dict, who: Viewer, board: Any = ..
         change.db["games"].insert({"table_id": table["id"], "number": change.game["number"] + 1,
                                    "game": change.game["game"], "header": json.dumps(header),
                                    "created_at": now()})
+        change.key_done()  # a second tap sent once the first was answered is the same rematch
 
-    write(db, table, who, next_game, board=board)
+    write(db, table, who, next_game, idem=idem, board=board)
     return current_game(db, table["id"])
 
 

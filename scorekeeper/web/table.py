@@ -286,7 +286,7 @@ def correct():
 
 @bp.post("/rematch")
 def rematch():
-    service.rematch(g.ctx.db, g.ctx.table, g.ctx.who, board=board_version())
+    service.rematch(g.ctx.db, g.ctx.table, g.ctx.who, idem=idem(), board=board_version())
     return answer()
 
 
