@@ -148,3 +148,13 @@ def test_an_open_cell_s_sign_shows(theme):
         assert "opacity" not in declarations and values(declarations.get("color", ""), theme), selector
         assert [f"{c} on {b} {ratio(c, b):.2f}" for c, b in product(values(declarations["color"], theme), behind)
                 if ratio(c, b) < 3] == [], selector
+
+
+def test_a_focus_ring_stands_off_a_lit_box():
+    """A box a tap lights (the accent fill and border) shows the keyboard's focus with a ring in
+    the accent too: touching the box, the ring of a lit one merged with its fill and no focus
+    showed. Every focus ring of the sheets stands off its box."""
+    rings = [(selector, declarations) for selector, declarations in ALL_RULES
+             if "focus-visible" in selector and "outline" in declarations]
+    assert rings
+    assert [selector for selector, declarations in rings if "outline-offset" not in declarations] == []
