@@ -192,7 +192,9 @@
     }
   }
   function marks() {
-    const items = kept();
+    // this table's alone: another's (a second tab, a table left) is sent as ever, but it dimmed
+    // this tray, listed its words here and marked a cell of the same id as waiting
+    const here = $("#board")?.dataset.boardUrl?.replace(/board$/, ""), items = kept().filter((i) => here && i.url.startsWith(here));
     for (const cell of $$(".pending[data-pending-text]")) cell.classList.remove("pending");
     for (const item of items) {
       const cell = item.cell && $(item.cell);

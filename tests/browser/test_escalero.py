@@ -186,17 +186,26 @@ def test_an_entry_made_offline_is_kept_and_sent_once(server, new_phone):
     anna.click("#board button.cell:visible[data-column='1'][data-row='P']")  # the picker opens ...
     anna.wait_for_selector("#tray .picker")
     anna.context.set_offline(True)  # ... and the Wi-Fi drops as she taps the value
+    # an entry another table keeps on this phone (another tab's, 80 in the cell of the same id;
+    # the list is the phone's) is none of this table's: its cell, tray and list stand as they are
+    anna.evaluate("""() => { localStorage.setItem('scorekeeper.pending', JSON.stringify([{url: '/t/another/escalero/score',
+        body: 'cell=0:1:P&value=80', idem: 'elsewhere', cell: '#c0-1-P', text: '80'}]));
+        document.dispatchEvent(new CustomEvent('htmx:after:swap', {detail: {}})); }""")
+    assert anna.locator("#board td.pending, #pending li").count() == 0
+    expect(anna.locator("#tray .picker button:has-text('45 served')")).to_have_css("pointer-events", "auto")
     anna.click("#tray .picker button:has-text('45 served')")
     anna.wait_for_selector("#net[data-state='offline']")
     assert "kept" in anna.inner_text("#net")
-    assert anna.evaluate("JSON.parse(localStorage.getItem('scorekeeper.pending')).length") == 1
+    assert anna.evaluate("JSON.parse(localStorage.getItem('scorekeeper.pending')).length") == 2
     assert ben.locator("#board td:has-text('45')").count() == 0
     # the kept entry shows in its cell as pending, and in the list over the tray
     anna.wait_for_selector("#board td.pending[data-pending-text='45']")
-    assert "45" in anna.inner_text("#pending")
+    assert "45" in anna.inner_text("#pending") and "80" not in anna.inner_text("#pending")
     # the picker, still open, takes no second value meanwhile (one tapped was refused, once
     # sent, as made in Ben's turn)
     expect(anna.locator("#tray .picker button:has-text('40')")).to_have_css("pointer-events", "none")
+    anna.evaluate("""localStorage.setItem('scorekeeper.pending',
+        JSON.stringify(JSON.parse(localStorage.getItem('scorekeeper.pending')).filter((i) => i.idem !== 'elsewhere')))""")
 
     anna.context.set_offline(False)
     anna.evaluate("window.dispatchEvent(new Event('online'))")
