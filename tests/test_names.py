@@ -38,7 +38,7 @@ HONEST = [
 def message(response) -> str:
     """The refusal as a player reads it (the alert of the page, or the text a script shows)."""
     text = response.get_data(as_text=True)
-    found = re.search(r'role="alert">(.*?)</p>', text, re.S)
+    found = re.search(r'role="alert"[^>]*>(.*?)</p>', text, re.S)
     return html.unescape(re.sub(r"<[^>]+>", "", found.group(1) if found else text)).strip()
 
 

@@ -24,7 +24,7 @@ def import_file(phone, path: Path, **extra):
 
 
 def message(response) -> str:
-    found = re.search(r'<p class="message" role="alert">(.*?)</p>', response.get_data(as_text=True), re.S)
+    found = re.search(r'<p class="message" role="alert"[^>]*>(.*?)</p>', response.get_data(as_text=True), re.S)
     return found.group(1) if found else ""
 
 

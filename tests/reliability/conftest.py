@@ -111,7 +111,7 @@ def pytest_runtest_logreport(report):
 
 # --- a phone over real HTTP ----------------------------------------------------------------------
 
-MESSAGE = re.compile(r'role="alert">(.*?)</p>|<h1>[^<]*</h1>\s*<p>(.*?)</p>', re.S)
+MESSAGE = re.compile(r'role="alert"[^>]*>(.*?)</p>|<h1>[^<]*</h1>\s*<p>(.*?)</p>', re.S)
 
 
 @dataclass

@@ -219,7 +219,7 @@ def test_the_table_field_does_not_guess_codes(app, phone, figures):
 
 def alert(response) -> str:
     """The refusal as the import page shows it (its alert, not the pasted log kept in the form)."""
-    found = re.search(r'role="alert">(.*?)</p>', response.get_data(as_text=True), re.S)
+    found = re.search(r'role="alert"[^>]*>(.*?)</p>', response.get_data(as_text=True), re.S)
     assert found, response.get_data(as_text=True)[:500]
     return html.unescape(found.group(1)).strip()
 

@@ -46,7 +46,7 @@ FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                        HealthCheck.function_scoped_fixture])
 LOGS = Path(__file__).resolve().parents[1] / "logs"
-READABLE = re.compile(r'role="alert">([^<]+)</p>|<h1>[^<]*</h1>\s*<p>([^<]+)</p>')
+READABLE = re.compile(r'role="alert"[^>]*>([^<]+)</p>|<h1>[^<]*</h1>\s*<p>([^<]+)</p>')
 # the names are the fuzz table's own: the per-process fold cache is keyed by game id only
 NAMES = {game: SUPPORT[game].FUZZ_NAMES for game in GAMES}
 
