@@ -250,7 +250,7 @@ def test_dice_tapped_offline_say_their_options_wait_for_the_network(server, new_
     first, second = anna.locator("#tray button.option[data-cell]").all()[:2]
     first.tap()
     kept = "() => JSON.parse(localStorage.getItem('scorekeeper.pending') || '[]').length"
-    anna.wait_for_function(f"({kept})() === 1")
+    anna.wait_for_function(f"() => ({kept})() === 1")
     lit = anna.locator(f"#board button[data-lit][value='{second.get_attribute('data-cell')}']")
     assert float(lit.evaluate("cell => getComputedStyle(cell).opacity")) < 1  # it looked as tappable as ever
     lit.dispatch_event("click")
@@ -258,7 +258,7 @@ def test_dice_tapped_offline_say_their_options_wait_for_the_network(server, new_
     assert anna.evaluate(kept) == 1
     anna.context.set_offline(False)
     anna.evaluate("window.dispatchEvent(new Event('online'))")
-    anna.wait_for_function(f"({kept})() === 0")
+    anna.wait_for_function(f"() => ({kept})() === 0")
     expect(anna.locator("#board .history li.entry")).to_have_count(1)
 
 
