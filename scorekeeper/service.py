@@ -754,6 +754,16 @@ def _join(change: Write, who: Viewer, seat_id: Any, new_name: str | None, addres
         if not name:
             raise Refused("Type your name to take a new seat.", 400)
         rows = seats(db, table["id"])
+        own = next((s for s in rows if s["name"].casefold() == name.casefold()), None)
+        if own and own["device"]:
+            # a player whose phone died, on another one: their seat is there, not a new one under
+            # another name (told "give each player their own name", they became a stranger to
+            # the game they were playing)
+            raise Refused("%(name)s already sits at this table on another phone. If that is you, ask the "
+                          "host to free your seat, then tap your name.", 409, name=own["name"])
+        if own:  # their name, free: the seat itself, as a tap on it takes it
+            seat_id, new_name = own["id"], None
+    if new_name is not None:
         _check_names([s["name"] for s in rows] + [name])
         _seats_left(change, rows)
         seat_id = db["seats"].insert({
