@@ -545,3 +545,17 @@ def test_a_phone_s_own_score_is_marked_as_its_team_or_as_itself(phone, form, pla
     token = host.open_table("euchre", players, form=form)
     host.join(token, "Anna")
     assert re.findall(r'<small class="you">(.*?)</small>', host.get(f"/t/{token}").get_data(as_text=True)) == [word]
+
+
+def test_a_screen_reader_hears_which_question_a_hand_s_box_answers(phone):
+    """Tabbing through a hand, a screen reader said "Ben, checkbox", "clubs, checkbox", "3 made
+    +1, radio button": the question each answers (who went alone, trump, tricks) stood in a
+    paragraph above, read by nobody on the way. Each row is a group named by its question."""
+    host = phone()
+    token = host.open_table("euchre", PLAYERS)
+    tray = host.tray(token, maker="Anna")
+    for role, question, field in (("group", "Went alone", "defender"), ("group", "Trump", "trump"),
+                                  ("radiogroup", "Tricks the makers took", "tricks")):
+        found = re.search(rf'<p class="label" id="([\w-]+)">{question}\b.*?<div [^>]*role="{role}" aria-labelledby="\1">'
+                          rf'(?:(?!</div>).)*name="{field}"', tray, re.S)
+        assert found, question
