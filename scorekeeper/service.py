@@ -741,6 +741,10 @@ def _seats_left(change: Write, rows: list[dict]) -> None:
     engine = ENGINES[change.game["game"]]
     header = json.loads(change.game["header"])
     if seats_left(rows, header, engine) == 0:
+        if any(plays(seat) and not seat["device"] for seat in rows):
+            # told to ask the host for a seat that was free already, under the name of who left
+            raise Refused("This table is full: this game is played by %(seats)s. Taking over from a player "
+                          "who left? Tap their name.", 409, seats=engine.seats(header.get("rules") or {}))
         raise Refused("This table is full: this game is played by %(seats)s. The host can free a seat for you.",
                       409, seats=engine.seats(header.get("rules") or {}))
 

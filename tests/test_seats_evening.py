@@ -37,3 +37,23 @@ def test_a_player_whose_phone_died_is_sent_to_their_own_seat_not_a_new_name(app,
     assert friends.enter(token, {**F35, "column": 2}).status_code == 200  # her column, her game
     played = game_of(app, token)
     assert played.header["players"] == ["Anna", "Ben"] and [e.by for e, *_ in played.entries] == ["Anna", "host", "Anna"]
+
+
+def test_a_newcomer_at_a_full_table_with_a_free_seat_is_told_to_take_it(app, phone):
+    """Dora left a Euchre table of four mid-game and the host freed her seat; Eve, come to take her place,
+    found only "Tap your name: Dora" on the join card, and the name she typed was refused "This
+    table is full: … The host can free a seat for you." — a seat that was free already. Both now
+    say to tap the name of the player she takes over from."""
+    host = phone()
+    token = host.open_table("euchre", players=("Anna", "Ben", "Cleo", "Dora"))
+    dora = phone()
+    dora.join(token, "Dora")
+    assert "Taking over" not in phone().get(f"/t/{token}").get_data(as_text=True)  # an evening's start
+    assert host.enter(token, {"type": "hand", "maker": "Anna", "tricks": 3}).status_code == 200
+    assert host_says(host, token, f"/seats/{seat_of(app, token, 'Dora')['id']}/free").status_code == 200
+    eve = phone()
+    card = eve.get(f"/t/{token}").get_data(as_text=True)
+    assert "Taking over from a player who left? Tap their name." in card
+    told = add_me(eve, token, "Eve")
+    assert told.status_code == 409
+    assert refusal(told) == "This table is full: this game is played by 4. Taking over from a player who left? Tap their name."
