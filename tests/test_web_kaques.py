@@ -517,3 +517,18 @@ def test_a_long_game_s_race_chart_draws_a_bounded_line(phone):
     assert len(lines) == 2 and all(CHART_POINTS // 2 < len(line.split()) <= CHART_POINTS + 1 for line in lines)
     assert [line.split()[-1] for line in lines] == [f"{x},{y}" for x, y in ends]
     assert len(re.findall(r'class="kq-x ', board)) <= 2 * (CHART_POINTS + 1)
+
+
+def test_a_screen_reader_hears_whose_turn_it_is_after_another_phone_s_turn(table):
+    """#said told Ben "Anna: +450 total." and stopped there: nothing said it was his turn
+    now (Escalero's and Yatzy's say so). It ends with the turn line, in the phone's words."""
+    token, anna, ben, cleo = table
+    before = re.search(r'id="stamp"[^>]*data-change="(\d+)"', board(ben, token)).group(1)
+    fertisch, _ = actions(anna.tray(token), "total")
+    assert anna.press(token, fertisch, form=anna.tray(token, points="450")).status_code == 200
+    told = ben.get(f"/t/{token}/board?since={before}", headers={"HX-Request": "true"}).get_data(as_text=True)
+    said = re.search(r'<hx-partial id="said"[^>]*>(.*?)</hx-partial>', told, re.S).group(1)
+    assert " ".join(re.sub(r"<[^>]+>", " ", said).split()).replace(" .", ".") == "Anna: +450 total. Your turn! · round 1"
+    told = cleo.get(f"/t/{token}/board?since={before}", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "Ben's turn" in re.search(r'<hx-partial id="said"[^>]*>(.*?)</hx-partial>', told, re.S).group(1)
+    assert '<p class="turn yours" data-on-turn="Ben">' in board(ben, token)  # the board's own turn line, as it was
