@@ -189,6 +189,9 @@ def test_the_parts_of_every_entry_make_the_whole_board(phone, app, log):
                 assert same(apply(boards[name], message)) == same(whole), (name, what)
             else:
                 wholes.append((name, what))
+                # the end, as a whole board: a screen reader is told who won beside it (#said)
+                message, said = re.subn(r'<hx-partial id="said" hx-swap="innerHTML">[^<]+</hx-partial>$', "", message)
+                assert said == ((name, what) in shown and name != writer), (name, what)
                 assert same(message) == same(whole)
             boards[name] = whole
 

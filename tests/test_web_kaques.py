@@ -532,3 +532,24 @@ def test_a_screen_reader_hears_whose_turn_it_is_after_another_phone_s_turn(table
     told = cleo.get(f"/t/{token}/board?since={before}", headers={"HX-Request": "true"}).get_data(as_text=True)
     assert "Ben's turn" in re.search(r'<hx-partial id="said"[^>]*>(.*?)</hx-partial>', told, re.S).group(1)
     assert '<p class="turn yours" data-on-turn="Ben">' in board(ben, token)  # the board's own turn line, as it was
+
+
+def test_a_screen_reader_hears_who_won(table):
+    """The game's end reached a seated phone as a whole board, and #said said nothing: a screen
+    reader heard no sign the game was over, nor who won. Now it says who won as the settlement
+    heads it, after the last turn where the board comes in parts (the host's phone); the
+    writer's own answer leaves it out (its focus goes to the settlement, which says it)."""
+    token, anna, ben, cleo = table
+    before = {name: re.search(r'id="stamp"[^>]*data-change="(\d+)"', board(phone, token)).group(1)
+              for name, phone in (("anna", anna), ("ben", ben), ("cleo", cleo))}
+    fertisch, _ = actions(anna.tray(token), "total")
+    answer = anna.press(token, fertisch, form=anna.tray(token, points="10000"))
+    assert answer.status_code == 200 and 'id="said"' not in answer.get_data(as_text=True)
+
+    def said(phone, name):
+        told = phone.get(f"/t/{token}/board?since={before[name]}", headers={"HX-Request": "true"}).get_data(as_text=True)
+        found = re.search(r'<hx-partial id="said"[^>]*>(.*?)</hx-partial>', told, re.S)
+        return " ".join(re.sub(r"<[^>]+>", " ", found.group(1)).split()).replace(" .", ".") if found else None
+
+    assert said(ben, "ben") == "Anna wins!"  # a seat: the whole board, and who won
+    assert said(anna, "anna") == "Anna: +10,000 total. Anna wins!"  # the host's phone, polled: in parts

@@ -172,7 +172,13 @@ def since(ctx: TableContext, base: int, change: int, tapped: Any = None, answer:
     if found:
         return found
     how = scrolled(ctx, base, change)
-    return whole(ctx, change, tapped, slice_, how) if how else ""
+    if not how:
+        return ""
+    out = whole(ctx, change, tapped, slice_, how)
+    if how == SHOW_SETTLEMENT and not answer:  # the end, to a screen reader too: who won (`render`)
+        generic = current_app.jinja_env.get_template(GENERIC).make_module(variables(ctx, change, tapped))
+        out += partial(headline(generic), "said", "innerHTML")
+    return out
 
 
 def scrolled(ctx: TableContext, base: int, change: int) -> str | None:
@@ -300,7 +306,9 @@ def render(ctx: TableContext, change: int, chosen: Iterable[Part], base: int, ev
     if told:
         said = str(generic.said(told)).strip()
         turn = getattr(own, "turn", None)
-        if turn is not None and not ctx.played.finished:
+        if ctx.played.finished:  # the end: who won, as the settlement's heading says it
+            said += " " + headline(generic)
+        elif turn is not None:
             said += " " + INSIDE.sub("", str(turn()).strip())
         out.append(partial(SPACE.sub(" ", said), "said", "innerHTML"))
     return SPACE.sub(" ", "".join(out))
@@ -332,6 +340,13 @@ def history(ctx: TableContext, parts, events: list) -> list[str]:
     return out
 
 
+def headline(generic) -> str:
+    """Who won, as the game's settlement heads it (with what stands above its heading: a
+    "Winners" line), in words alone: what a screen reader is told at the end (#said)."""
+    found = HEADLINE.search(str(generic.settle()))
+    return " ".join(TAG.sub(" ", found.group(0)).split()) if found else ""
+
+
 def swap(html: str) -> str:
     """A part in place of the element with its id."""
     return partial(html, ID.match(html).group(1))
@@ -351,6 +366,8 @@ SHOW_SETTLEMENT = "innerHTML show:top showTarget:#settle"
 TO_THE_TOP = "innerHTML scroll:top scrollTarget:window"
 ID = re.compile(r'<[a-z]+\b[^>]*?\sid="([^"]+)"')
 INSIDE = re.compile(r"^<[a-z]+\b[^>]*>|</[a-z]+>$")  # an element's tags, around what it holds
+HEADLINE = re.compile(r"^.*?</h2>", re.S)
+TAG = re.compile(r"<[^>]+>")
 SPACE = re.compile(r"\s*\n\s*|  +(?=<)")  # no <pre> or <textarea> on a board: a line break, or spaces before a tag, is one space
 
 
