@@ -70,6 +70,8 @@
       return;
     }
     if (base && Number(base[1]) !== shown()) { e.preventDefault(); refresh(); return; }
+    // the live stream's message of this phone's own entry, come before its answer: its entry is not read back to it (board.py `render`)
+    if (!write && going.size) e.detail.tasks.splice(0, Infinity, ...e.detail.tasks.filter((task) => task.target?.id !== "said"));
     // a live message keeps this phone's tray, and what it tapped, while the tray's state holds
     // (the same game and step for the same viewer: another phone joined, say)
     // (and the field being typed in: moving the tray took its focus)

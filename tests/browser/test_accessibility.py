@@ -283,10 +283,16 @@ def test_a_screen_reader_hears_each_entry_and_whose_turn_not_the_board(server, n
     anna.click("#tray button.option >> nth=0")
     said = ben.locator("#said[role=status]")
     expect(said).to_have_text("Anna: F in column 1: 30 (4-4-4-2-2). Your turn! · 1 of 60 cells")
+    # nor does the live stream's message of it, come to the writer before its answer: it read
+    # "Anna: F in column 1 … Ben's turn" back to Anna, and her focus said "Ben's turn" again
+    expect(anna.locator("#stamp")).to_have_attribute("data-entries", "1")
+    assert anna.inner_text("#said") == ""
     ben.wait_for_selector("#tray .faces")
     tap_dice(ben, "66655")
     ben.click("#tray button.option >> nth=0")
     expect(anna.locator("#said")).to_have_text("Ben: F in column 1: 30 (6-6-6-5-5). Your turn! · 2 of 60 cells")
+    expect(ben.locator("#stamp")).to_have_attribute("data-entries", "2")
+    assert ben.inner_text("#said") == "Anna: F in column 1: 30 (4-4-4-2-2). Your turn! · 1 of 60 cells"
     assert anna.evaluate("document.querySelector('#said').dataset.kept") == "yes"  # the same region, its words new
     # the board itself is no live region: a screen reader does not read it out at every entry
     assert anna.evaluate("document.querySelector('#board').closest('[aria-live], [role=status], [role=log]')") is None
