@@ -60,9 +60,14 @@ def test_a_look_alike_is_refused_on_the_form_and_at_the_join(app, phone, first, 
     assert "look the same" in said or "at the table twice" in said, said
     token = host.open_table("kaques", players=(first, "Ben"))
     joined = phone().post(f"/t/{token}/join", {"name": second}, fetch=False)
-    assert joined.status_code == 400, second
-    said = message(joined)
-    assert "look the same" in said or "at the table twice" in said, said
+    if service.clean_name(second) == first:
+        # the same name once its invisible filler is gone: that seat itself, free, as a tap on it
+        # takes it (88b468a), not a second one
+        assert joined.status_code == 303, second
+    else:
+        assert joined.status_code == 400, second
+        said = message(joined)
+        assert "look the same" in said or "at the table twice" in said, said
     assert seat_names(app, token) == [first, "Ben"]
 
 

@@ -50,7 +50,7 @@ def test_a_hand_the_engine_can_no_longer_read_counts_its_tricks_in_the_phone_s_g
 
 
 def label_of_lone_hands(tray):
-    found = re.search(r'<p class="label">(.*?)</p>\s*<div class="lone-row">', tray, re.S)
+    found = re.search(r'<p class="label"[^>]*>(.*?)</p>\s*<div class="lone-row"[^>]*>', tray, re.S)
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", found.group(1))).strip()
 
 

@@ -237,7 +237,7 @@ def test_one_seat_many_phones(kit, server, figures):
     for phone in newcomers:
         phone.get(f"/t/{token}")
     judge(figures, kit, [((id(p), None), lambda p=p: p.post(f"/t/{token}/join", {"name": "Zoe"}, fetch=False))
-                         for p in newcomers], ("at the table twice",))
+                         for p in newcomers], ("at the table twice", "Zoe already sits at this table"))
     greedy = kit.WebPhone(server.url)
     ben = greedy.seat_id(token, "Ben")
     judge(figures, kit, [(("seat", 1), lambda: greedy.post(f"/t/{token}/join", {"seat": ben}, fetch=False)),

@@ -284,11 +284,15 @@ def test_names_that_look_alike_are_refused(phone):
     letters and a combining accent all made a second "Anna" (one table had three)."""
     host = phone()
     token = host.open_table("kaques", players=("Anna", "Ben"))
+    # "Anna" and a zero-width space is "Anna" once cleaned: Anna's own seat, free, as a tap on it
+    # takes it (88b468a), not a second Anna; the seat held, "Anna" typed again is sent to it
+    assert phone().post(f"/t/{token}/join", {"name": "Anna\u200b"}, fetch=False).status_code == 303
     for name in ("Аnna", "Anna\u200b", "\u202eannA", "ＡＮＮＡ", "A\u0301nna", "\u200b\u200b"):
         refused = phone().post(f"/t/{token}/join", {"name": name}, fetch=False)
-        assert refused.status_code == 400, name
+        assert refused.status_code in (400, 409), name
         said = refused.get_data(as_text=True)
-        assert "look the same" in said or "twice" in said or "Type your name" in said, said
+        assert ("look the same" in said or "twice" in said or "Type your name" in said
+                or "Anna already sits at this table" in said), said
     opened = host.post("/new/escalero", {"player": ["Anna", "Аnna"]}, fetch=False)
     assert opened.status_code == 400 and "look the same" in opened.get_data(as_text=True)
     assert phone().post(f"/t/{token}/join", {"name": "Anne"}, fetch=False).status_code == 303
