@@ -531,7 +531,7 @@ def test_a_screen_reader_hears_whose_turn_it_is_after_another_phone_s_turn(table
     assert " ".join(re.sub(r"<[^>]+>", " ", said).split()).replace(" .", ".") == "Anna: +450 total. Your turn! · round 1"
     told = cleo.get(f"/t/{token}/board?since={before}", headers={"HX-Request": "true"}).get_data(as_text=True)
     assert "Ben's turn" in re.search(r'<hx-partial id="said"[^>]*>(.*?)</hx-partial>', told, re.S).group(1)
-    assert '<p class="turn yours" data-on-turn="Ben">' in board(ben, token)  # the board's own turn line, as it was
+    assert '<p class="turn yours" data-on-turn="Ben" id="turn">' in board(ben, token)  # the board's own turn line, as it was
 
 
 def test_a_screen_reader_hears_who_won(table):
@@ -553,3 +553,23 @@ def test_a_screen_reader_hears_who_won(table):
 
     assert said(ben, "ben") == "Anna wins!"  # a seat: the whole board, and who won
     assert said(anna, "anna") == "Anna: +10,000 total. Anna wins!"  # the host's phone, polled: in parts
+
+
+def test_the_tray_is_named_by_whose_turn_it_is(table):
+    """The tray was always named "Enter the turn": after an entry the focus, back on the tray
+    (static/app.js), did not say whose turn it was now. It is named by the board's turn line,
+    as Escalero's and Yatzy's are, on the writer's own answer and on every phone."""
+    token, anna, ben, cleo = table
+
+    def name(page):
+        tray = re.search(r'<form id="tray"[^>]*>', page).group(0)
+        assert 'aria-label=' not in tray
+        target = re.search(r'aria-labelledby="([^"]+)"', tray).group(1)
+        line = re.search(rf'<p [^>]*\bid="{target}"[^>]*>(.*?)</p>', page, re.S).group(1)
+        return " ".join(re.sub(r"<[^>]+>", " ", line).split())
+
+    fertisch, _ = actions(anna.tray(token), "total")
+    answer = anna.press(token, fertisch, form=anna.tray(token, points="450"))
+    assert answer.status_code == 200 and name(answer.get_data(as_text=True)) == "Ben's turn · round 1"
+    assert name(board(ben, token)) == "Your turn! · round 1"
+    assert name(board(cleo, token)) == "Ben's turn · round 1"
