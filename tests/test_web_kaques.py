@@ -573,3 +573,19 @@ def test_the_tray_is_named_by_whose_turn_it_is(table):
     assert answer.status_code == 200 and name(answer.get_data(as_text=True)) == "Ben's turn · round 1"
     assert name(board(ben, token)) == "Your turn! · round 1"
     assert name(board(cleo, token)) == "Ben's turn · round 1"
+
+
+def test_a_screen_reader_hears_each_die_to_keep_once(table):
+    """Each keep box ("keep 5") was followed by its die's picture, named "5" too: a screen
+    reader read every die twice. The picture beside a box is out of what it reads; the dice
+    thrown with nothing to keep, which no box names, still say their faces."""
+    token, anna, ben, cleo = table
+    tray = tray_for(anna, token, T([1, 5, 2, 3, 4, 6], [1, 5]))
+    boxes = re.findall(r'<label class="kq-thrown-die[^"]*">\s*(<input[^>]*>)(.*?)</label>', tray, re.S)
+    assert [re.search(r'aria-label="([^"]+)"', box).group(1) for box, _ in boxes] == [
+        "kept 1", "keep 2", "keep 3", "keep 4", "kept 5", "keep 6"]
+    for _, picture in boxes:
+        assert 'aria-hidden="true"' in picture and "role=" not in picture and "aria-label" not in picture
+    nothing = tray_for(anna, token, T([2, 3, 4, 6, 6, 2], []))
+    assert re.findall(r'<span class="kq-thrown-die dead"><svg [^>]*role="img" aria-label="(\d)"', nothing) == [
+        "2", "2", "3", "4", "6", "6"]
