@@ -589,3 +589,25 @@ def test_a_screen_reader_hears_each_die_to_keep_once(table):
     nothing = tray_for(anna, token, T([2, 3, 4, 6, 6, 2], []))
     assert re.findall(r'<span class="kq-thrown-die dead"><svg [^>]*role="img" aria-label="(\d)"', nothing) == [
         "2", "2", "3", "4", "6", "6"]
+
+
+def test_enter_in_the_turn_s_total_presses_fertisch(table):
+    """Enter in the total field only redrew the tray (the form had no submit button), or, a
+    throw tapped in the pad, pressed "Change the dice" and took a die back: the browser
+    presses a form's first submit button. That button is now the total's fertisch!."""
+    token, anna, ben, cleo = table
+
+    def enter(tray):  # the button Enter in a field presses: the form's first submit button
+        tray = re.search(r'<form id="tray".*?</form>', tray, re.S).group(0)
+        for button in re.findall(r'<button\b[^>]*>|<input\b[^>]*type="(?:submit|image)"[^>]*>', tray):
+            if re.search(r'\btype="?(submit|image)', button) or "type=" not in button:
+                return button
+        return None
+
+    for tray in (anna.tray(token), tray_for(anna, token, T([1, 5, 2, 3, 4, 6], [1, 5])),
+                 tray_for(anna, token, T([2, 3, 4, 6, 6, 2], []))):
+        pressed = writes(enter(tray) + "</button>", "/kaques/turn")
+        assert [b["vals"]["action"] for b in pressed] == ["total"] and "points" not in pressed[0]["vals"]
+    tray = anna.tray(token, points="350")
+    assert anna.press(token, writes(enter(tray) + "</button>", "/kaques/turn")[0], form=tray).status_code == 200
+    assert '<p class="turn yours" data-on-turn="Ben" id="turn">' in board(ben, token)
