@@ -112,16 +112,21 @@ def surfaces(theme: str) -> set:
     return values("var(--bg)", theme) | values("var(--card)", theme)
 
 
+def too_faint(colours: list[str], theme: str, least: float) -> list[str]:
+    """Each of these colours (declared values: a var() or a colour) that reads under `least`
+    to one on the page or a card, in this theme."""
+    return [f"{given}: {colour} on {behind} {ratio(colour, behind):.2f}" for given in colours
+            for colour, behind in product(values(given, theme), surfaces(theme)) if ratio(colour, behind) < least]
+
+
 @pytest.mark.parametrize("theme", ["dark", "light"])
 def test_a_field_s_edge_shows_where_to_type(theme):
     """A text field's boundary is what identifies it (WCAG 1.4.11, 3:1): its fill is the page's
     own, so its border alone shows it on the page and on a card."""
     edges = [declarations["border"].split()[-1] for selector, declarations in ALL_RULES
              if "input" in [part.strip() for part in selector.split(",")] and "border" in declarations]
-    assert edges
-    low = [f"{edge}: {colour} on {behind} {ratio(colour, behind):.2f}" for edge in edges
-           for colour, behind in product(values(edge, theme), surfaces(theme)) if ratio(colour, behind) < 3]
-    assert values(edges[0], theme) and low == []
+    assert edges and values(edges[0], theme)
+    assert too_faint(edges, theme, 3) == []
 
 
 @pytest.mark.parametrize("theme", ["dark", "light"])
@@ -130,10 +135,8 @@ def test_a_field_s_hint_reads(theme):
     sheets give it a colour of theirs, 4.5:1 on a field's fill (the browser's own grey, #757575,
     is 3.9:1 on the dark theme's field and 4.2 on the light one's)."""
     hints = [declarations["color"] for selector, declarations in ALL_RULES if "::placeholder" in selector and "color" in declarations]
-    assert hints
-    low = [f"{colour} on {behind} {ratio(colour, behind):.2f}" for hint in hints
-           for colour, behind in product(values(hint, theme), surfaces(theme)) if ratio(colour, behind) < 4.5]
-    assert values(hints[0], theme) and low == []
+    assert hints and values(hints[0], theme)
+    assert too_faint(hints, theme, 4.5) == []
 
 
 @pytest.mark.parametrize("theme", ["dark", "light"])
