@@ -176,8 +176,7 @@ def since(ctx: TableContext, base: int, change: int, tapped: Any = None, answer:
         return ""
     out = whole(ctx, change, tapped, slice_, how)
     if how == SHOW_SETTLEMENT and not answer:  # the end, to a screen reader too: who won (`render`)
-        generic = current_app.jinja_env.get_template(GENERIC).make_module(variables(ctx, change, tapped))
-        out += partial(headline(generic), "said", "innerHTML")
+        out += partial(headline(out), "said", "innerHTML")
     return out
 
 
@@ -278,7 +277,7 @@ def render(ctx: TableContext, change: int, chosen: Iterable[Part], base: int, ev
     env = current_app.jinja_env
     generic = env.get_template(GENERIC).make_module(values)
     own = env.select_template([f"games/{ctx.played.row['game']}/_parts.html", GENERIC]).make_module(values)
-    out, done = [], set()
+    out, done, settled = [], set(), None
     for part in chosen:
         if part in done:
             continue
@@ -296,6 +295,7 @@ def render(ctx: TableContext, change: int, chosen: Iterable[Part], base: int, ev
             html = html.replace(" data-change=", f' data-base="{base}" data-change=', 1)
         if name == "settle" and ctx.played.finished:  # the game's end: into view (`since`)
             out.append(partial(html, "settle", SETTLE_IN_VIEW))
+            settled = html
             continue
         out.append(swap(html))
     # what a screen reader says (templates/table.html: #said): the entries `told`, and whose turn
@@ -307,7 +307,7 @@ def render(ctx: TableContext, change: int, chosen: Iterable[Part], base: int, ev
         said = str(generic.said(told)).strip()
         turn = getattr(own, "turn", None)
         if ctx.played.finished:  # the end: who won, as the settlement's heading says it
-            said += " " + headline(generic)
+            said += " " + headline(settled or str(generic.settle()))
         elif turn is not None:
             said += " " + INSIDE.sub("", str(turn()).strip())
         out.append(partial(SPACE.sub(" ", said), "said", "innerHTML"))
@@ -340,11 +340,12 @@ def history(ctx: TableContext, parts, events: list) -> list[str]:
     return out
 
 
-def headline(generic) -> str:
-    """Who won, as the game's settlement heads it (with what stands above its heading: a
-    "Winners" line), in words alone: what a screen reader is told at the end (#said)."""
-    found = HEADLINE.search(str(generic.settle()))
-    return " ".join(TAG.sub(" ", found.group(0)).split()) if found else ""
+def headline(html: str) -> str:
+    """Who won, as the settlement in `html` (the settlement, or a board holding it) heads it,
+    with what stands above its heading (a "Winners" line), in words alone: what a screen reader
+    is told at the end (#said). Read from what was rendered already, not rendered again."""
+    found = HEADLINE.search(html)
+    return " ".join(TAG.sub(" ", found.group(1)).split()) if found else ""
 
 
 def swap(html: str) -> str:
@@ -366,7 +367,7 @@ SHOW_SETTLEMENT = "innerHTML show:top showTarget:#settle"
 TO_THE_TOP = "innerHTML scroll:top scrollTarget:window"
 ID = re.compile(r'<[a-z]+\b[^>]*?\sid="([^"]+)"')
 INSIDE = re.compile(r"^<[a-z]+\b[^>]*>|</[a-z]+>$")  # an element's tags, around what it holds
-HEADLINE = re.compile(r"^.*?</h2>", re.S)
+HEADLINE = re.compile(r'id="settle"[^>]*>(.*?</h2>)', re.S)
 TAG = re.compile(r"<[^>]+>")
 SPACE = re.compile(r"\s*\n\s*|  +(?=<)")  # no <pre> or <textarea> on a board: a line break, or spaces before a tag, is one space
 
