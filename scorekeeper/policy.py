@@ -31,8 +31,21 @@ def sentence(message: str) -> str:
 
 
 def is_host(device: str | None, table: dict) -> bool:
-    """The host rule: the device that opened the table hosts it."""
+    """The host rule: the device that opened the table hosts it, until it hands the table to a
+    seated phone, or one takes over once the host's phone has been away `HOST_GONE` seconds; the
+    device that opened it may always take it back."""
     return bool(device) and device == table["host_device"]
+
+
+def opened(device: str | None, table: dict) -> bool:
+    """Whether `device` opened the table (a table opened before the host could change: its host)."""
+    return bool(device) and device == (table.get("opened_by") or table["host_device"])
+
+
+# seconds the host's phone is away from the table (no page, answer or live stream of its own
+# there) before a seated phone may take over as host: a host's phone in a pocket closes its
+# stream, and comes back within this long when it looks at the table again
+HOST_GONE = 600
 
 
 @dataclass(frozen=True)
@@ -46,6 +59,7 @@ class Viewer:
     read_only: bool = False
     removed: bool = False  # the host removed this phone from the table
     turned_away: bool = False  # the host said no to this phone's waiting seat (until it sits again)
+    opened: bool = False  # this phone opened the table (it may take back the host's part at once)
 
     @property
     def name(self) -> str | None:
@@ -89,7 +103,7 @@ def writer(by: str | None, device: str | None, table: dict) -> Any:
     """A writer the history stored (`Viewer.label`) as players read it: the host's own, as the
     header calls the host in their language (a German phone read "Das hat host schon
     eingetragen"); a seat's name as it is."""
-    if by == HOST and device and device == table["host_device"]:
+    if by == HOST and device and (device == table["host_device"] or opened(device, table)):
         return Term(HOST, HOST, "who opened the table")
     return by
 
@@ -108,7 +122,8 @@ def viewer(db, table: dict, device: str, read_only: bool = False) -> Viewer:
         # the host is never turned away: an unseated host (who writes for everyone) asks nothing more
         turned = seat is None and not removed and not is_host(device, table) and bool(db.execute(
             "SELECT 1 FROM turned_away WHERE table_id = ? AND device = ?", [table["id"], device]).fetchone())
-    return Viewer(device, not read_only and is_host(device, table), seat, read_only, removed, turned)
+    return Viewer(device, not read_only and is_host(device, table), seat, read_only, removed, turned,
+                  not read_only and opened(device, table))
 
 
 # --- the rules ---------------------------------------------------------------------------------
@@ -207,6 +222,41 @@ def _hosts(message: Text) -> Callable[[Viewer, Any, Any], Refused | None]:
     return rule
 
 
+def _taking_host(who: Viewer, played: Any, gone: Any) -> Refused | None:
+    """Taking over as host: the phone that opened the table, at once (removed by a host it
+    handed the table to, too: the table is its own); a seat let in, once the host's phone has
+    been away from the table `HOST_GONE` seconds (`gone`: how long it has been, or None where a
+    screen asks whether to offer it)."""
+    if who.read_only:
+        return Refused(READ_ONLY, 403)
+    if who.host:
+        return Refused("This phone is the host already.", 409)
+    if who.opened:
+        return None
+    refused = _at_table(who)
+    if refused:
+        return refused
+    if gone is not None and gone < HOST_GONE:
+        return Refused("The host's phone was at the table in the last %(minutes)s minutes. Once it has been "
+                       "away that long you can take over; or the host can make you host in the seat list.",
+                       409, minutes=HOST_GONE // 60)
+    return None
+
+
+def _handing_host(who: Viewer, played: Any, seat: Any) -> Refused | None:
+    """The host hands the table to a phone seated and let in (`seat`: its seat; None where a
+    screen asks whether to offer it)."""
+    if not who.host or who.read_only:
+        return Refused("Only the host can make another phone the host.", 403)
+    if seat is not None:
+        if not seat["device"] or not seat.get("approved", 1):
+            return Refused("%(name)s has no phone at the table: the host's part goes to a phone seated and let in.",
+                           409, name=seat["name"])
+        if seat["device"] == who.device:
+            return Refused("This phone is the host already.", 409)
+    return None
+
+
 def _rematch(who: Viewer, played: Any, target: Any) -> Refused | None:
     refused = _at_table(who)
     if refused:
@@ -242,6 +292,7 @@ RULES: dict[str, Callable[[Viewer, Any, Any], Refused | None]] = {
     "teams": _hosts(Text("Only the host can set the teams.")),
     "answer_claim": _hosts(Text("Only the host of this table can confirm or dismiss an imported game.")),
     "claim": _claim,
+    "take_host": _taking_host, "hand_host": _handing_host,
 }
 ACTIONS = frozenset(RULES)
 

@@ -14,6 +14,7 @@ import hashlib
 import json
 import random
 import secrets
+import sqlite3
 import time
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from datetime import date, datetime, timedelta, timezone
@@ -208,7 +209,7 @@ class Write:
         """A new table with its first game (no entries): the rows every table has."""
         table_id = self.db["tables"].insert({
             "code": _free_code(self.db), "join_token": token(node_of(self.db)), "board_token": token(node_of(self.db)),
-            "host_device": device, "created_at": now()}).last_pk
+            "host_device": device, "opened_by": device, "host_seen": time.time(), "created_at": now()}).last_pk
         for position, (name, role) in enumerate(seating, 1):
             self.db["seats"].insert({"table_id": table_id, "position": position, "name": name,
                                      "role": role, "device": None, "joined_at": None})
@@ -812,7 +813,12 @@ def release_seat(db: sqlite_utils.Database, table: dict, who: Viewer, seat_id: A
         seat = _seat_of(change.db, table, seat_id, Refused("There is no such seat at this table.", 400))
         same_phone(seat, sat)
         guarded = int(bool(seat.get("guarded")))
-        if remove and seat["device"] and not viewer(change.db, table, seat["device"]).host:
+        sitting = seat["device"] and viewer(change.db, table, seat["device"])
+        if remove and sitting and sitting.opened and not sitting.host:
+            # the table is its own, whoever hosts it now (policy._taking_host)
+            raise Refused("%(name)s's phone opened this table: it cannot be removed. Free the seat instead.",
+                          409, name=seat["name"])
+        if remove and sitting and not sitting.host:
             change.db["bans"].insert({"table_id": table["id"], "device": seat["device"]}, ignore=True)
             change.db["tables"].update(table["id"], {"approve_seats": 1})
             guarded = 1
@@ -870,6 +876,52 @@ def set_table(db: sqlite_utils.Database, table: dict, who: Viewer, approve_seats
         return change.table
 
     return write(db, table, who, change_table)
+
+
+def hand_host(db: sqlite_utils.Database, table: dict, who: Viewer, seat_id: Any, sat: str | None = None) -> None:
+    """The host hands the table to the phone in a seat (let in): that phone hosts from now on,
+    and this one is the player it sits as, or nobody (the phone that opened the table may take
+    it back). `sat`: as `release_seat`'s."""
+    require("hand_host", who)
+
+    def hand(change: Write) -> None:
+        seat = _seat_of(change.db, table, seat_id, Refused("There is no such seat at this table.", 400))
+        same_phone(seat, sat)
+        require("hand_host", viewer(change.db, change.db["tables"].get(table["id"]), who.device), None, seat)
+        change.db["tables"].update(table["id"], {"host_device": seat["device"], "host_seen": time.time()})
+
+    write(db, table, who, hand)
+
+
+def take_host(db: sqlite_utils.Database, table: dict, who: Viewer, moment: float | None = None) -> None:
+    """This phone hosts the table from now on: the phone that opened it, or a seat let in once
+    the host's phone has been away `policy.HOST_GONE` seconds (asked inside the write, so two
+    phones taking over at once make one host)."""
+    def take(change: Write) -> None:
+        now_table = change.db["tables"].get(table["id"])
+        gone = (moment or time.time()) - (now_table.get("host_seen") or 0)
+        require("take_host", viewer(change.db, now_table, who.device), None, gone)
+        change.db["tables"].update(table["id"], {"host_device": who.device, "host_seen": moment or time.time()})
+
+    write(db, table, who, take)
+
+
+HOST_SEEN_EVERY = 60  # seconds: how often a host's requests mark its phone as at the table
+
+
+def host_here(db: sqlite_utils.Database, table: dict, moment: float | None = None) -> None:
+    """The host's phone is at the table now (a page, an answer, a live stream of its own): marked
+    at most every HOST_SEEN_EVERY seconds, and no change of the table (nobody's board differs).
+    A mark that cannot be written now (the database busy or full) waits for the next request."""
+    moment = moment or time.time()
+    if moment - (table.get("host_seen") or 0) < HOST_SEEN_EVERY:
+        return
+    try:
+        db.execute("UPDATE tables SET host_seen = ? WHERE id = ? AND host_device = ?",
+                   [moment, table["id"], table["host_device"]])
+    except sqlite3.Error:
+        return
+    table["host_seen"] = moment
 
 
 def moved_to(db: sqlite_utils.Database, old_token: str, device: str) -> dict | None:
@@ -1006,7 +1058,7 @@ def tables_of(db: sqlite_utils.Database, device: str, limit: int = 12) -> list[d
     if not device:
         return []
     return list(db.query(
-        "SELECT * FROM tables WHERE host_device = :device OR id IN "
+        "SELECT * FROM tables WHERE host_device = :device OR opened_by = :device OR id IN "
         "(SELECT table_id FROM seats WHERE device = :device) ORDER BY id DESC LIMIT :limit",
         {"device": device, "limit": limit}))
 

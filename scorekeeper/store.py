@@ -233,6 +233,17 @@ def m010_a_phone_turned_away_is_told(db: sqlite_utils.Database) -> None:
     db["turned_away"].create({"table_id": int, "device": str, "at": float}, pk=("table_id", "device"))
 
 
+@migrations()
+def m011_the_host_can_change(db: sqlite_utils.Database) -> None:
+    # the host is the phone that hosts now (`host_device`): the one that opened the table
+    # (`opened_by`, which may always take it back), a seated phone it handed the table to, or
+    # one that took over once the host's phone had been away a while (`host_seen`: when the
+    # host's phone was last at the table, time.time(); policy.HOST_GONE)
+    db["tables"].add_column("opened_by", str)
+    db["tables"].add_column("host_seen", float)
+    db.execute("UPDATE tables SET opened_by = host_device")
+
+
 def connect(path: str, folds: FoldCache | None = None, limits: dict[str, Any] | None = None,
             node: str = "") -> Database:
     """A connection with the durability settings every process must use; `folds`, the fold

@@ -296,7 +296,8 @@ def test_one_policy_decides_every_action():
         assert action in policy.ACTIONS
     stranger = policy.Viewer("x", False, None)
     board = policy.Viewer("", False, None, read_only=True)
-    for action in ("let_in", "turn_away", "free_seat", "remove", "new_link", "teams", "settings", "answer_claim"):
+    for action in ("let_in", "turn_away", "free_seat", "remove", "new_link", "teams", "settings", "answer_claim",
+                   "hand_host"):
         refused = policy.refusal(action, stranger)
         assert refused and refused.status == 403 and str(refused.text).startswith("Only the host")
     assert policy.refusal("history", board).status == 404
@@ -372,3 +373,95 @@ def test_the_seat_list_offers_the_draws_the_engine_makes_and_no_other(app, phone
     if 2 in offered:
         assert host_says(host, token, "/teams", {"action": "draw", "size": "2"}).status_code == 200
         assert [len(team["players"]) for team in game_of(app, token).header["teams"]] == [2, 2]
+
+
+# --- the host's part changes hands ----------------------------------------------------------
+
+
+def host_gone(app, token, seconds=policy.HOST_GONE + 1):
+    """The host's phone last at the table `seconds` ago."""
+    db = db_of(app)
+    db.execute("UPDATE tables SET host_seen = host_seen - ? WHERE join_token = ?", [seconds, token])
+
+
+def test_the_host_hands_the_table_to_a_seated_phone_and_may_take_it_back(app, phone):
+    """The host's phone is low: its host makes Anna the host (a second tap, as removing a phone
+    takes), and from then on Anna's phone has the seat list and the settings, the host's phone
+    none; the phone that opened the table takes the host's part back in one tap."""
+    host = phone()
+    token = host.open_table(players=("Anna", "Ben"))
+    anna = phone()
+    anna.join(token, "Anna")
+    seat = seat_of(app, token, "Anna")["id"]
+    page = host.get(f"/t/{token}").get_data(as_text=True)
+    asked = re.search(r'<details class="for-good"><summary class="button small">Make host</summary>\s*'
+                      r'<button [^>]*hx-post="([^"]+)"[^>]*>Make Anna the host: this phone stops hosting</button>', page)
+    assert asked and asked.group(1) == f"/t/{token}/seats/{seat}/host"
+    mark = service.seat_mark(seat_of(app, token, "Anna")["device"])
+    assert host_says(host, token, f"/seats/{seat}/host", {"sat": mark}).status_code == 200
+    board = anna.get(f"/t/{token}/board", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert 'class="card seats-panel"' in board
+    assert host_says(anna, token, "/settings", {"approve_seats": "on"}).status_code == 200
+    refused = host_says(host, token, "/settings", {"approve_seats": "off"})
+    assert refused.status_code == 403 and "Only the host" in refused.get_data(as_text=True)
+    # the phone that opened it is told who hosts, and may take it back
+    own = host.get(f"/t/{token}").get_data(as_text=True)
+    assert "Host: Anna" in own and "Take the host's part back" in own
+    assert host_says(host, token, "/host").status_code == 200
+    assert host_says(host, token, "/settings", {"approve_seats": "off"}).status_code == 200
+    assert host_says(anna, token, "/settings", {"approve_seats": "on"}).status_code == 403
+
+
+def test_a_seat_takes_over_once_the_hosts_phone_has_been_away_a_while(app, phone):
+    """The host's phone died mid-game: nobody could let a phone in or free a seat again. A
+    seated player may take over once the host's phone has been away HOST_GONE seconds (told
+    how long before that), a stranger never; the host's entries still read as the host's, and
+    the new host cannot remove the phone that opened the table."""
+    host = phone()
+    token = host.open_table(players=("Anna", "Ben"))
+    anna, ben, stranger = phone(), phone(), phone()
+    anna.join(token, "Anna")
+    ben.join(token, "Ben")
+    assert host.enter(token, {**F35, "player": "Anna"}).status_code == 200
+    page = anna.get(f"/t/{token}").get_data(as_text=True)
+    assert "Host: the phone that opened the table" in page and "Take over as host" in page
+    early = host_says(anna, token, "/host")
+    assert early.status_code == 409 and "in the last 10 minutes" in early.get_data(as_text=True)
+    stranger.get(f"/t/{token}")
+    assert "Take over as host" not in stranger.get(f"/t/{token}").get_data(as_text=True)
+    host_gone(app, token)
+    assert host_says(stranger, token, "/host").status_code == 403
+    assert host_says(anna, token, "/host").status_code == 200
+    late = host_says(ben, token, "/host")  # Anna hosts now, and was at the table just now
+    assert late.status_code == 409 and "in the last 10 minutes" in late.get_data(as_text=True)
+    assert "Host: Anna" in ben.get(f"/t/{token}").get_data(as_text=True)
+    german = anna.get(f"/t/{token}", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert re.search(r"Gastgeber\W", german)  # the history's first row, written by the host
+    db = db_of(app)
+    hosts_seat = db["seats"].insert({"table_id": service.by_join_token(db, token)["id"], "position": 9,
+                                     "name": "Otto", "role": "player", "device": None}).last_pk
+    host.get(f"/t/{token}")
+    assert host.post(f"/t/{token}/join", {"seat": str(hosts_seat), "change": host.board_change(token)}).status_code == 200
+    refused = host_says(anna, token, f"/seats/{hosts_seat}/remove")
+    assert refused.status_code == 409 and "opened this table" in refused.get_data(as_text=True)
+
+
+def test_the_hosts_phone_marks_itself_at_the_table(app, phone):
+    """The host's own requests mark its phone as at the table (at most once a minute, and as no
+    change of the table); a player's requests do not."""
+    host = phone()
+    token = host.open_table(players=("Anna", "Ben"))
+    anna = phone()
+    anna.join(token, "Anna")
+    change = anna.board_change(token)
+    host_gone(app, token)
+
+    def seen():
+        return db_of(app).execute("SELECT host_seen FROM tables WHERE join_token = ?", [token]).fetchone()[0]
+
+    before = seen()
+    anna.get(f"/t/{token}")
+    assert seen() == before
+    host.get(f"/t/{token}")
+    assert seen() > before + policy.HOST_GONE and anna.board_change(token) == change
+    assert host_says(anna, token, "/host").status_code == 409

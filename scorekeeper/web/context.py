@@ -53,7 +53,10 @@ class TableContext:
             if request.method != "GET":
                 raise service.Refused("This table has a new link: reload the page.", 409) from None
             abort(redirect(request.full_path.rstrip("?").replace(f"/t/{token}", f"/t/{moved['join_token']}", 1), 303))
-        return cls(db, table, service.viewer(db, table, device_id()), link)
+        who = service.viewer(db, table, device_id())
+        if who.host:
+            service.host_here(db, table)
+        return cls(db, table, who, link)
 
     def again(self, db, played: service.Played | None = None) -> TableContext:
         """The same table and viewer, folded afresh from `db` (after a write, or for a live
@@ -85,7 +88,7 @@ class TableContext:
             return f"board:{html_lang()}"
         seat = f"{who.seat['id']}{'' if who.at_table else '?'}" if who.seat else (
             "removed" if who.removed else "turned" if who.turned_away else "-")
-        return f"{'host' if who.host else 'guest'}:{seat}:{html_lang()}"
+        return f"{'host' if who.host else 'opener' if who.opened else 'guest'}:{seat}:{html_lang()}"
 
     @cached_property
     def tray_state(self) -> str:
@@ -121,6 +124,11 @@ class TableContext:
     def full(self) -> bool:
         """Whether the game seats a fixed number and as many seats play: no name may be added."""
         return service.seats_left(self.seats, self.played.header, self.played.engine) == 0
+
+    @cached_property
+    def host_name(self) -> str | None:
+        """The name of the seat the host's phone sits in (None: the host sits nowhere)."""
+        return next((seat["name"] for seat in self.seats if seat["device"] == self.table["host_device"]), None)
 
     @cached_property
     def unplaced(self) -> list[str]:

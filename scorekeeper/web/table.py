@@ -19,7 +19,7 @@ from flask import Response, current_app, g, redirect, render_template, request, 
 from flask.globals import request_ctx
 from werkzeug.exceptions import HTTPException
 
-from .. import metrics, service, store
+from .. import metrics, policy, service, store
 from ..gamelog import paced
 from ..live import Gzip, deflate
 from . import board as boards
@@ -34,6 +34,7 @@ from .writes import answer, board as board_version, change_of, field, fragment, 
 bp = table_blueprint("table", __name__)
 bp.add_app_template_global(idem_key, "idem")
 bp.add_app_template_global(service.seat_mark, "seat_mark")
+bp.add_app_template_global(policy.HOST_GONE, "host_gone")
 
 # --- the table screen -------------------------------------------------------------------------
 
@@ -227,6 +228,21 @@ def remove_phone(seat_id: int):
 def let_in(seat_id: int):
     service.let_in(g.ctx.db, g.ctx.table, g.ctx.who, seat_id, yes=field("answer") != "no", sat=sat())
     return answer(SEATS_OPEN)
+
+
+@bp.post("/seats/<int:seat_id>/host")
+def hand_host(seat_id: int):
+    """The host hands the table to the phone in a seat."""
+    service.hand_host(g.ctx.db, g.ctx.table, g.ctx.who, seat_id, sat=sat())
+    return answer(SEATS_OPEN)
+
+
+@bp.post("/host")
+def take_host():
+    """This phone takes over as host (policy: the phone that opened the table, or a seat once
+    the host's phone has been away a while)."""
+    service.take_host(g.ctx.db, g.ctx.table, g.ctx.who)
+    return answer()
 
 
 def sat() -> str | None:
