@@ -223,6 +223,7 @@ def route_strategies(game: str) -> dict:
         "table.join": form(seat=ids, name=junk_text),
         "table.free_seat": form(sat=junk_text),
         "table.remove_phone": form(sat=junk_text),
+        "table.hand_host": form(sat=junk_text), "table.take_host": form(change=changes),
         "table.let_in": form(answer=st.sampled_from(["yes", "no"]) | junk_text, sat=junk_text),
         "table.settings": form(approve_seats=st.sampled_from(["on", "off"]) | junk_text,
                                new_link=st.sampled_from(["yes", "no"]) | junk_text),
