@@ -14,7 +14,7 @@
   if (theme) document.documentElement.dataset.theme = theme;
   document.addEventListener("click", (e) => {
     if (!e.target.closest("[data-theme-toggle]")) return;
-    const next = document.documentElement.dataset.theme === "light" ? "dark" : "light";
+    const next = getComputedStyle(document.documentElement).colorScheme === "light" ? "dark" : "light";
     document.documentElement.dataset.theme = next;
     localStorage.setItem("scorekeeper.theme", next);
   });

@@ -4,7 +4,8 @@
 Every rule of static/*.css and of each game's own sheet that sets both a background and a colour
 is text on a fill (a lit option, a chip, a banner, a badge): every pair of what its variables can
 be in a theme must read at 4.5:1. A variable's values in a theme are those of each selector that
-sets it, the light theme's own where it has one (`[data-theme="light"] …`). A colour the sheets
+sets it, the light theme's own where it has one (`[data-theme="light"] …`, chosen with ◐, and
+the same again as `:root:not([data-theme="dark"]) …` for a phone set to light). A colour the sheets
 give as anything but a variable or #hex (inherit, color-mix) is not judged here; the board as
 drawn is (tests/browser/test_accessibility.py)."""
 
@@ -19,6 +20,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SHEETS = sorted([*ROOT.glob("static/*.css"), *ROOT.glob("scorekeeper/web/games/*/static/*.css")])
 LIGHT = '[data-theme="light"]'
+FOLLOW = ':root:not([data-theme="dark"])'  # in @media (prefers-color-scheme: light): no choice made
 
 
 def luminance(colour: str) -> float:
@@ -56,8 +58,8 @@ def definitions() -> dict:
     found: dict = {}
     for selector, declarations in ALL_RULES:
         for part in selector.split(","):
-            theme = "light" if LIGHT in part else "dark"
-            scope = part.replace(LIGHT, "").replace(":root", "").strip()
+            theme = "light" if LIGHT in part or FOLLOW in part else "dark"
+            scope = part.replace(LIGHT, "").replace(FOLLOW, "").replace(":root", "").strip()
             for name, value in declarations.items():
                 if name.startswith("--"):
                     found.setdefault(name, {}).setdefault(scope, {})[theme] = value

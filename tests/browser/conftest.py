@@ -15,8 +15,10 @@ from tests.support import Server
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+# dark, as a phone at a dim table is set (Playwright's own default is light); a test of the light
+# look asks for it (color_scheme="light") or taps ◐
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True,
-         "device_scale_factor": 2}
+         "device_scale_factor": 2, "color_scheme": "dark"}
 
 
 def pytest_collection_modifyitems(items):

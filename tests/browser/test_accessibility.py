@@ -349,9 +349,13 @@ def test_a_cross_out_is_named_by_what_it_does(server, new_phone, locale, escaler
 def themed(page, theme: str):
     """The page in `theme`, as the header's theme button sets it."""
     page.wait_for_selector("#tray")
-    if page.evaluate("document.documentElement.dataset.theme") != theme:
+    if page.evaluate(SCHEME) != theme:
         page.click("[data-theme-toggle]")
     return page
+
+
+SCHEME = "getComputedStyle(document.documentElement).colorScheme"
+PAGE = {"dark": "rgb(20, 22, 26)", "light": "rgb(245, 245, 242)"}  # static/app.css --bg
 
 
 # WCAG AA on the board and the tray of a turn, in the dark theme and the light one: the light
@@ -362,11 +366,19 @@ def themed(page, theme: str):
 
 @pytest.mark.parametrize("theme", ["dark", "light"])
 def test_escalero_s_turn_reads_in_both_themes(server, new_phone, theme):
-    anna = themed(seated(new_phone, server, "escalero", ("Anna", "Ben")), theme)
+    # the theme is the phone's own until ◐ chooses: a phone set to light opened dark all the same
+    anna = seated(new_phone, server, "escalero", ("Anna", "Ben"), color_scheme=theme)
+    assert anna.evaluate("getComputedStyle(document.body).backgroundColor") == PAGE[theme]
     tap_dice(anna, "44422")
     anna.wait_for_selector("#board button.cell[data-lit]")
     anna.click("#tray details.option summary")  # a cross-out opened: its confirm in the danger colour
     assert anna.evaluate(LOW_CONTRAST, "main") == []
+    # ◐'s first tap shows the other theme (on a phone set to light it once chose light again), the
+    # second this one; the choice is the page's own from then on
+    for shown in [{"dark": "light", "light": "dark"}[theme], theme]:
+        anna.click("[data-theme-toggle]")
+        assert anna.evaluate("getComputedStyle(document.body).backgroundColor") == PAGE[shown]
+        assert anna.evaluate("[document.documentElement.dataset.theme, localStorage['scorekeeper.theme']]") == [shown] * 2
 
 
 @pytest.mark.parametrize("theme", ["dark", "light"])
