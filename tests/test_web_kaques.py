@@ -591,23 +591,65 @@ def test_a_screen_reader_hears_each_die_to_keep_once(table):
         "2", "2", "3", "4", "6", "6"]
 
 
+def enter(tray):
+    """The button Enter in a field of the tray presses: the form's first submit button."""
+    tray = re.search(r'<form id="tray".*?</form>', tray, re.S).group(0)
+    for button in re.findall(r'<button\b[^>]*>|<input\b[^>]*type="(?:submit|image)"[^>]*>', tray):
+        if re.search(r'\btype="?(submit|image)', button) or "type=" not in button:
+            return button
+    return None
+
+
 def test_enter_in_the_turn_s_total_presses_fertisch(table):
     """Enter in the total field only redrew the tray (the form had no submit button), or, a
     throw tapped in the pad, pressed "Change the dice" and took a die back: the browser
-    presses a form's first submit button. That button is now the total's fertisch!."""
+    presses a form's first submit button. That button is now the total's fertisch! (while a
+    throw's dice are kept, the pad's harmless one: the next test)."""
     token, anna, ben, cleo = table
-
-    def enter(tray):  # the button Enter in a field presses: the form's first submit button
-        tray = re.search(r'<form id="tray".*?</form>', tray, re.S).group(0)
-        for button in re.findall(r'<button\b[^>]*>|<input\b[^>]*type="(?:submit|image)"[^>]*>', tray):
-            if re.search(r'\btype="?(submit|image)', button) or "type=" not in button:
-                return button
-        return None
-
-    for tray in (anna.tray(token), tray_for(anna, token, T([1, 5, 2, 3, 4, 6], [1, 5])),
-                 tray_for(anna, token, T([2, 3, 4, 6, 6, 2], []))):
+    for tray in (anna.tray(token), tray_for(anna, token, T([2, 3, 4, 6, 6, 2], []))):
         pressed = writes(enter(tray) + "</button>", "/kaques/turn")
         assert [b["vals"]["action"] for b in pressed] == ["total"] and "points" not in pressed[0]["vals"]
     tray = anna.tray(token, points="350")
     assert anna.press(token, writes(enter(tray) + "</button>", "/kaques/turn")[0], form=tray).status_code == 200
     assert '<p class="turn yours" data-on-turn="Ben" id="turn">' in board(ben, token)
+
+
+def test_enter_on_a_die_to_keep_does_not_end_the_turn(table):
+    """Enter on a keep box pressed the form's first submit button, the total's fertisch!: it
+    was refused in words, or entered a total typed before the pad was opened, and the turn was
+    over. While a throw's dice are kept the first is a button of no write (a submit of the
+    tray's form, which asks for the tray again), before "Change the dice" and before fertisch!."""
+    token, anna, ben, cleo = table
+    keep = kept_indexes([1, 5, 2, 3, 4, 6], [1, 5])
+    tray = anna.tray(token, dice="1,5,2,3,4,6", keep=keep, was=",".join(keep), points="350")
+    assert 'name="keep"' in tray and 'value="350"' in tray
+    button = enter(tray)
+    assert button is not None and not writes(button + "</button>", "/kaques/turn")
+    assert "hx-" not in button and "name=" not in button  # not "Change the dice" (name="redo") either
+    assert '<p class="turn yours" data-on-turn="Anna" id="turn">' in board(anna, token)
+
+
+def tab_order(tray):
+    """What Tab reaches in the tray, in order: its fields, buttons and folds that are not hidden
+    (no tabindex > 0 anywhere: the order is the markup's)."""
+    tray = re.search(r'<form id="tray".*?</form>', tray, re.S).group(0)
+    assert not re.search(r'tabindex="?[1-9]', tray)
+    found = []
+    for tag in re.findall(r'<(?:input|button|summary|select|textarea|a)\b[^>]*>', tray):
+        if re.search(r'\b(hidden|disabled)\b|type="hidden"', tag) or (tag.startswith("<a") and "href" not in tag):
+            continue
+        label = re.search(r'aria-label="([^"]+)"', tag)
+        found.append(label.group(1) if label else re.match(r"<(\w+)", tag).group(1))
+    return found
+
+
+def test_after_a_throw_s_faces_the_next_tab_is_its_first_die_to_keep(table):
+    """After the sixth face the focus is on the tray (static/app.js), and it took four Tabs
+    past the total's field, its fertisch! and Le Kaque! and the pad's fold to reach the first
+    die to keep. The dice to keep now come first in the tray, past the fold alone; the total
+    in one go follows the pad."""
+    token, anna, ben, cleo = table
+    tray = tray_for(anna, token, T([1, 5, 2, 3, 4, 6], [1, 5]))
+    assert tab_order(tray)[:3] == ["summary", "kept 1", "kept 5"]
+    assert tab_order(tray)[-3:] == ["input", "button", "button"]  # the total, fertisch!, Le Kaque!
+    assert tab_order(anna.tray(token))[:4] == ["input", "button", "button", "summary"]  # no throw tapped: as it was
