@@ -653,3 +653,27 @@ def test_after_a_throw_s_faces_the_next_tab_is_its_first_die_to_keep(table):
     assert tab_order(tray)[:3] == ["summary", "kept 1", "kept 5"]
     assert tab_order(tray)[-3:] == ["input", "button", "button"]  # the total, fertisch!, Le Kaque!
     assert tab_order(anna.tray(token))[:4] == ["input", "button", "button", "summary"]  # no throw tapped: as it was
+
+
+def test_a_screen_reader_hears_who_won_once(table):
+    """At the end the banner, a live region of its own, said "Anna wins!" beside #said, which
+    says who won already (on the phone that entered the last turn, the settlement its focus
+    goes to says it): a screen reader could say it twice. The banner of the end is no live
+    region; a turn's banner before the end still is (a throw's calls in a turn in progress
+    reach a screen reader by it alone: #said tells entries, not a draft)."""
+    token, anna, ben, cleo = table
+
+    def live(page):
+        found = re.search(r'<div class="kq-banner [^"]*"[^>]*>', page).group(0)
+        return "role=" in found or "aria-live" in found
+
+    fertisch, _ = actions(anna.tray(token), "total")
+    assert anna.press(token, fertisch, form=anna.tray(token, points="450")).status_code == 200
+    assert live(board(ben, token)) and live(board(anna, token))
+    assert draft(ben, token, [T([1, 1, 1, 2, 3, 4], [1, 1, 1])]).status_code == 200  # Grandmère, mid-turn
+    assert "Grandmère" in banner(board(cleo, token))["call"] and live(board(cleo, token))
+    fertisch, _ = actions(ben.tray(token), "total")
+    assert ben.press(token, fertisch, form=ben.tray(token, points="10000")).status_code == 200
+    for phone in (anna, ben, cleo):
+        end = board(phone, token)
+        assert "Ben wins!" in banner(end)["html"] and not live(end)
