@@ -209,12 +209,13 @@ class Write:
         """A new table with its first game (no entries): the rows every table has."""
         table_id = self.db["tables"].insert({
             "code": _free_code(self.db), "join_token": token(node_of(self.db)), "board_token": token(node_of(self.db)),
-            "host_device": device, "opened_by": device, "host_seen": time.time(), "created_at": now()}).last_pk
+            "host_device": device, "opened_by": device, "created_at": now()}).last_pk
         for position, (name, role) in enumerate(seating, 1):
             self.db["seats"].insert({"table_id": table_id, "position": position, "name": name,
                                      "role": role, "device": None, "joined_at": None})
         self.db["games"].insert({"table_id": table_id, "number": 1, "game": game,
                                  "header": json.dumps(header), "created_at": now()})
+        self.db["host_seen"].insert({"table_id": table_id, "at": time.time()})
         self.table = self.db["tables"].get(table_id)
         return self.table
 
@@ -888,40 +889,49 @@ def hand_host(db: sqlite_utils.Database, table: dict, who: Viewer, seat_id: Any,
         seat = _seat_of(change.db, table, seat_id, Refused("There is no such seat at this table.", 400))
         same_phone(seat, sat)
         require("hand_host", viewer(change.db, change.db["tables"].get(table["id"]), who.device), None, seat)
-        change.db["tables"].update(table["id"], {"host_device": seat["device"], "host_seen": time.time()})
+        _new_host(change, seat["device"])
 
     write(db, table, who, hand)
 
 
-def take_host(db: sqlite_utils.Database, table: dict, who: Viewer, moment: float | None = None) -> None:
+def take_host(db: sqlite_utils.Database, table: dict, who: Viewer) -> None:
     """This phone hosts the table from now on: the phone that opened it, or a seat let in once
     the host's phone has been away `policy.HOST_GONE` seconds (asked inside the write, so two
     phones taking over at once make one host)."""
     def take(change: Write) -> None:
         now_table = change.db["tables"].get(table["id"])
-        gone = (moment or time.time()) - (now_table.get("host_seen") or 0)
+        gone = time.time() - host_seen(change.db, table["id"])
         require("take_host", viewer(change.db, now_table, who.device), None, gone)
-        change.db["tables"].update(table["id"], {"host_device": who.device, "host_seen": moment or time.time()})
+        _new_host(change, who.device)
 
     write(db, table, who, take)
+
+
+def _new_host(change: Write, device: str) -> None:
+    change.db["tables"].update(change.table["id"], {"host_device": device})
+    change.db["host_seen"].upsert({"table_id": change.table["id"], "at": time.time()}, pk="table_id")
 
 
 HOST_SEEN_EVERY = 60  # seconds: how often a host's requests mark its phone as at the table
 
 
-def host_here(db: sqlite_utils.Database, table: dict, moment: float | None = None) -> None:
+def host_seen(db: sqlite_utils.Database, table_id: int) -> float:
+    """When the host's phone was last at the table (time.time()); a table opened before it was
+    kept, never: its host may be taken over at once."""
+    row = db.execute("SELECT at FROM host_seen WHERE table_id = ?", [table_id]).fetchone()
+    return row[0] if row else 0.0
+
+
+def host_here(db: sqlite_utils.Database, table: dict) -> None:
     """The host's phone is at the table now (a page, an answer, a live stream of its own): marked
     at most every HOST_SEEN_EVERY seconds, and no change of the table (nobody's board differs).
     A mark that cannot be written now (the database busy or full) waits for the next request."""
-    moment = moment or time.time()
-    if moment - (table.get("host_seen") or 0) < HOST_SEEN_EVERY:
-        return
+    moment = time.time()
     try:
-        db.execute("UPDATE tables SET host_seen = ? WHERE id = ? AND host_device = ?",
-                   [moment, table["id"], table["host_device"]])
+        if moment - host_seen(db, table["id"]) >= HOST_SEEN_EVERY:
+            db.execute("INSERT OR REPLACE INTO host_seen (table_id, at) VALUES (?, ?)", [table["id"], moment])
     except sqlite3.Error:
-        return
-    table["host_seen"] = moment
+        pass
 
 
 def moved_to(db: sqlite_utils.Database, old_token: str, device: str) -> dict | None:

@@ -237,11 +237,12 @@ def m010_a_phone_turned_away_is_told(db: sqlite_utils.Database) -> None:
 def m011_the_host_can_change(db: sqlite_utils.Database) -> None:
     # the host is the phone that hosts now (`host_device`): the one that opened the table
     # (`opened_by`, which may always take it back), a seated phone it handed the table to, or
-    # one that took over once the host's phone had been away a while (`host_seen`: when the
-    # host's phone was last at the table, time.time(); policy.HOST_GONE)
+    # one that took over once the host's phone had been away a while (policy.HOST_GONE)
     db["tables"].add_column("opened_by", str)
-    db["tables"].add_column("host_seen", float)
     db.execute("UPDATE tables SET opened_by = host_device")
+    # when the host's phone was last at the table (time.time()): no state of the table, as the
+    # limits' `hits` are none (service.host_here)
+    db["host_seen"].create({"table_id": int, "at": float}, pk="table_id")
 
 
 def connect(path: str, folds: FoldCache | None = None, limits: dict[str, Any] | None = None,

@@ -381,7 +381,7 @@ def test_the_seat_list_offers_the_draws_the_engine_makes_and_no_other(app, phone
 def host_gone(app, token, seconds=policy.HOST_GONE + 1):
     """The host's phone last at the table `seconds` ago."""
     db = db_of(app)
-    db.execute("UPDATE tables SET host_seen = host_seen - ? WHERE join_token = ?", [seconds, token])
+    db.execute("UPDATE host_seen SET at = at - ? WHERE table_id = ?", [seconds, service.by_join_token(db, token)["id"]])
 
 
 def test_the_host_hands_the_table_to_a_seated_phone_and_may_take_it_back(app, phone):
@@ -457,7 +457,8 @@ def test_the_hosts_phone_marks_itself_at_the_table(app, phone):
     host_gone(app, token)
 
     def seen():
-        return db_of(app).execute("SELECT host_seen FROM tables WHERE join_token = ?", [token]).fetchone()[0]
+        db = db_of(app)
+        return service.host_seen(db, service.by_join_token(db, token)["id"])
 
     before = seen()
     anna.get(f"/t/{token}")

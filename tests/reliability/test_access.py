@@ -135,6 +135,8 @@ def requests_the_host_may_make(app, world) -> dict[str, tuple[str, dict]]:
         "table.remove_phone": (f"/t/{t['escalero']}/seats/{seats['Ben']}/remove", on(t["escalero"], {})),
         "table.let_in": (f"/t/{t['escalero']}/seats/{seats['Ben']}/let-in", on(t["escalero"], {"answer": "yes"})),
         "table.settings": (f"/t/{t['escalero']}/settings", on(t["escalero"], {"approve_seats": "on"})),
+        "table.hand_host": (f"/t/{t['escalero']}/seats/{seats['Ben']}/host", on(t["escalero"], {})),
+        "table.take_host": (f"/t/{t['escalero']}/host", on(t["escalero"], {})),
         "history.answer_claim": (f"/t/{t['escalero']}/claims/{claim_of(app, t['escalero'])}", {"answer": "confirm"}),
     }
 
@@ -150,6 +152,7 @@ def claim_of(app, token) -> int:
 
 WRITES = {"table.enter", "table.undo", "table.correct", "table.rematch", "table.teams",
           "table.free_seat", "table.remove_phone", "table.let_in", "table.settings", "history.answer_claim",
+          "table.hand_host", "table.take_host",
           *(endpoint for game in GAMES for endpoint in SUPPORT[game].writes("token"))}
 
 
@@ -183,6 +186,11 @@ def test_outsiders_cannot_write_where_the_host_can(app, phone, world, endpoint, 
     if endpoint == "table.let_in":  # nothing waits: the host's yes is refused, and changes nothing
         refused = world["host"].post(path, form)
         assert refused.status_code == 409 and "not waiting for your yes" in refused.get_data(as_text=True)
+        assert snapshot(app) == before
+        return
+    if endpoint == "table.take_host":  # hosting already: refused, and nothing changes
+        refused = world["host"].post(path, form)
+        assert refused.status_code == 409 and "is the host already" in refused.get_data(as_text=True)
         assert snapshot(app) == before
         return
     accepted = world["host"].post(path, form)
