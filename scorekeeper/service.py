@@ -803,7 +803,7 @@ def same_phone(seat: dict, sat: str | None) -> None:
 
 
 def release_seat(db: sqlite_utils.Database, table: dict, who: Viewer, seat_id: Any, remove: bool = False,
-                 sat: str | None = None) -> None:
+                 sat: str | None = None, idem: str | None = None) -> None:
     """The host frees a seat for another phone; `remove` also keeps the phone that sat there
     out of this table for good (it no longer writes, undoes or sits down again, rematches too):
     its seat is guarded, and new seats wait for the host's yes from then on. `sat`: which phone
@@ -825,12 +825,13 @@ def release_seat(db: sqlite_utils.Database, table: dict, who: Viewer, seat_id: A
             guarded = 1
         change.db["seats"].update(seat["id"], {"device": None, "joined_at": None, "approved": 1, "guarded": guarded})
         _settle_players(change)
+        change.key_done()
 
-    write(db, table, who, release)
+    write(db, table, who, release, idem=idem)
 
 
 def let_in(db: sqlite_utils.Database, table: dict, who: Viewer, seat_id: Any, yes: bool,
-           sat: str | None = None) -> None:
+           sat: str | None = None, idem: str | None = None) -> None:
     """The host's answer to a seat waiting to be let in: in (a newcomer plays from the game's
     start, or the next game if this one has begun), or away (a seat its phone added goes; a
     seat the host named is free again, as guarded as it was). `sat`: as `release_seat`'s."""
@@ -854,8 +855,9 @@ def let_in(db: sqlite_utils.Database, table: dict, who: Viewer, seat_id: Any, ye
             else:
                 change.db["seats"].update(seat["id"], {"device": None, "joined_at": None, "approved": 1})
         _settle_players(change)
+        change.key_done()
 
-    write(db, table, who, answer)
+    write(db, table, who, answer, idem=idem)
 
 
 def set_table(db: sqlite_utils.Database, table: dict, who: Viewer, approve_seats: bool | None = None,
@@ -879,22 +881,22 @@ def set_table(db: sqlite_utils.Database, table: dict, who: Viewer, approve_seats
     return write(db, table, who, change_table)
 
 
-def hand_host(db: sqlite_utils.Database, table: dict, who: Viewer, seat_id: Any, sat: str | None = None) -> None:
+def hand_host(db: sqlite_utils.Database, table: dict, who: Viewer, seat_id: Any, sat: str | None = None,
+              idem: str | None = None) -> None:
     """The host hands the table to the phone in a seat (let in): that phone hosts from now on,
     and this one is the player it sits as, or nobody (the phone that opened the table may take
-    it back). `sat`: as `release_seat`'s."""
-    require("hand_host", who)
-
+    it back). `sat`: as `release_seat`'s; `idem`: a second tap of the same button, sent before the
+    first was answered, is the same hand-over (not refused: this phone hosts no more)."""
     def hand(change: Write) -> None:
         seat = _seat_of(change.db, table, seat_id, Refused("There is no such seat at this table.", 400))
         same_phone(seat, sat)
         require("hand_host", viewer(change.db, change.db["tables"].get(table["id"]), who.device), None, seat)
         _new_host(change, seat["device"])
 
-    write(db, table, who, hand)
+    write(db, table, who, hand, idem=idem)
 
 
-def take_host(db: sqlite_utils.Database, table: dict, who: Viewer) -> None:
+def take_host(db: sqlite_utils.Database, table: dict, who: Viewer, idem: str | None = None) -> None:
     """This phone hosts the table from now on: the phone that opened it, or a seat let in once
     the host's phone has been away `policy.HOST_GONE` seconds (asked inside the write, so two
     phones taking over at once make one host)."""
@@ -904,12 +906,13 @@ def take_host(db: sqlite_utils.Database, table: dict, who: Viewer) -> None:
         require("take_host", viewer(change.db, now_table, who.device), None, gone)
         _new_host(change, who.device)
 
-    write(db, table, who, take)
+    write(db, table, who, take, idem=idem)
 
 
 def _new_host(change: Write, device: str) -> None:
     change.db["tables"].update(change.table["id"], {"host_device": device})
     change.db["host_seen"].upsert({"table_id": change.table["id"], "at": time.time()}, pk="table_id")
+    change.key_done()
 
 
 HOST_SEEN_EVERY = 60  # seconds: how often a host's requests mark its phone as at the table
@@ -961,7 +964,7 @@ def _default_teams(engine, players: list[str], rules: dict) -> list[dict] | None
 
 
 def set_teams(db: sqlite_utils.Database, table: dict, who: Viewer, teams: Any, board: Any = ...,
-              draw: int | None = None) -> None:
+              draw: int | None = None, idem: str | None = None) -> None:
     """Teams for the current game, before its first entry: `teams` as the log writes them, or
     None (everyone for themselves); or with `draw`, teams of that size drawn by lot of every
     player seated, as the engine's `team_draws` offers them."""
@@ -993,8 +996,9 @@ def set_teams(db: sqlite_utils.Database, table: dict, who: Viewer, teams: Any, b
         _check_team_names(header.get("teams"))
         change.set_header(header)
         _settle_players(change)
+        change.key_done()  # a second tap on "Draw pairs by lot" is the same draw, not another
 
-    write(db, table, who, seat_teams, board=board)
+    write(db, table, who, seat_teams, board=board, idem=idem)
 
 
 def draw_teams(players: list[str], size: int = 2, rng: random.Random | None = None) -> list[dict]:

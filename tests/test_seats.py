@@ -466,3 +466,41 @@ def test_the_hosts_phone_marks_itself_at_the_table(app, phone):
     host.get(f"/t/{token}")
     assert seen() > before + policy.HOST_GONE and anna.board_change(token) == change
     assert host_says(anna, token, "/host").status_code == 409
+
+
+def test_a_second_tap_on_a_seat_button_is_the_same_tap(app, phone):
+    """On a slow Wi-Fi the host's second tap of "Let in", "Make host" or "Draw pairs by lot",
+    sent before the first was answered, was refused in red ("Zed is not waiting for your yes",
+    "Only the host can …") or drew the pairs again. Each button carries an idempotency key of
+    its board: the second tap is the first one, answered again."""
+    host = phone()
+    token = host.open_table(players=("Anna", "Ben", "Cleo", "Dora"))
+    assert host_says(host, token, "/settings", {"approve_seats": "on"}).status_code == 200
+    anna = phone()
+    anna.join(token, "Anna")
+    seat = seat_of(app, token, "Anna")["id"]
+    page = host.get(f"/t/{token}").get_data(as_text=True)
+    key = re.search(r'/seats/%d/let-in" hx-vals=\'\{"answer": "yes", "sat": "\w*", "idem": "([^"]+)"' % seat, page)
+    assert key, "the let-in button carries its key"
+    change = host.board_change(token)
+    for _ in range(2):
+        assert host.post(f"/t/{token}/seats/{seat}/let-in", {"answer": "yes", "idem": key.group(1),
+                                                               "change": change}).status_code == 200
+    assert seat_of(app, token, "Anna")["approved"] == 1
+    page = host.get(f"/t/{token}").get_data(as_text=True)
+    draw = re.search(r'"action": "draw", "size": 2, "idem": "([^"]+)"', page)
+    change = host.board_change(token)
+    drawn = []
+    for _ in range(2):
+        assert host.post(f"/t/{token}/teams", {"action": "draw", "size": "2", "idem": draw.group(1),
+                                               "change": change}).status_code == 200
+        drawn.append(game_of(app, token).header["teams"])
+    assert drawn[0] == drawn[1]
+    page = host.get(f"/t/{token}").get_data(as_text=True)
+    hand = re.search(r'/seats/%d/host" hx-vals=\'\{"sat": "(\w*)", "idem": "([^"]+)"' % seat, page)
+    change = host.board_change(token)
+    for _ in range(2):
+        answered = host.post(f"/t/{token}/seats/{seat}/host", {"sat": hand.group(1), "idem": hand.group(2),
+                                                               "change": change})
+        assert answered.status_code == 200, answered.get_data(as_text=True)
+    assert host_says(anna, token, "/settings", {"approve_seats": "off"}).status_code == 200

@@ -213,27 +213,27 @@ SEATS_OPEN = {"seats": "open"}  # the host's answer keeps the seat list open whe
 
 @bp.post("/seats/<int:seat_id>/free")
 def free_seat(seat_id: int):
-    service.release_seat(g.ctx.db, g.ctx.table, g.ctx.who, seat_id, sat=sat())
+    service.release_seat(g.ctx.db, g.ctx.table, g.ctx.who, seat_id, sat=sat(), idem=idem())
     return answer(SEATS_OPEN)
 
 
 @bp.post("/seats/<int:seat_id>/remove")
 def remove_phone(seat_id: int):
     """The host frees a seat and keeps the phone that sat there out of the table."""
-    service.release_seat(g.ctx.db, g.ctx.table, g.ctx.who, seat_id, remove=True, sat=sat())
+    service.release_seat(g.ctx.db, g.ctx.table, g.ctx.who, seat_id, remove=True, sat=sat(), idem=idem())
     return answer(SEATS_OPEN)
 
 
 @bp.post("/seats/<int:seat_id>/let-in")
 def let_in(seat_id: int):
-    service.let_in(g.ctx.db, g.ctx.table, g.ctx.who, seat_id, yes=field("answer") != "no", sat=sat())
+    service.let_in(g.ctx.db, g.ctx.table, g.ctx.who, seat_id, yes=field("answer") != "no", sat=sat(), idem=idem())
     return answer(SEATS_OPEN)
 
 
 @bp.post("/seats/<int:seat_id>/host")
 def hand_host(seat_id: int):
     """The host hands the table to the phone in a seat."""
-    service.hand_host(g.ctx.db, g.ctx.table, g.ctx.who, seat_id, sat=sat())
+    service.hand_host(g.ctx.db, g.ctx.table, g.ctx.who, seat_id, sat=sat(), idem=idem())
     return answer(SEATS_OPEN)
 
 
@@ -241,7 +241,7 @@ def hand_host(seat_id: int):
 def take_host():
     """This phone takes over as host (policy: the phone that opened the table, or a seat once
     the host's phone has been away a while)."""
-    service.take_host(g.ctx.db, g.ctx.table, g.ctx.who)
+    service.take_host(g.ctx.db, g.ctx.table, g.ctx.who, idem=idem())
     return answer()
 
 
@@ -275,7 +275,7 @@ def teams():
     draw = None
     if action == "draw":  # teams of `size` by lot, pairs when none is named (junk: 0, refused)
         draw = (number_field("size", 99) or 0) if field("size") else 2
-    service.set_teams(ctx.db, ctx.table, ctx.who, chosen, board=board_version(), draw=draw)
+    service.set_teams(ctx.db, ctx.table, ctx.who, chosen, board=board_version(), draw=draw, idem=idem())
     return answer(SEATS_OPEN)
 
 
