@@ -697,3 +697,26 @@ def test_four_or_six_are_offered_no_game_for_themselves(phone, app, names, headi
         seats = host.get(f"/t/{token}").get_data(as_text=True)
         assert "waits for a team: draw the teams again<" in seats and "Everyone for themselves" not in seats
         assert "Draw teams of 3 by lot" in seats
+
+
+def test_the_round_form_closes_on_escape_like_its_close_button(duel):
+    """The round form was a <div role="dialog"> over the whole screen that Escape did not close:
+    a keyboard player had to find ✕. It is a <dialog> that closes on Escape (closedby, no
+    script), and closed, it asks for the folded tray as ✕ does: the same request, to the same
+    place; that tray has no form, and its "Round over" opens a fresh one."""
+    host, anna, ben, token = duel
+    page = anna.tray(token, round="1", c0="22")
+    dialog = re.search(r'<dialog\b[^>]*class="escoba-form"[^>]*>', page)
+    assert dialog, "the round form is no <dialog>"
+    dialog = dialog.group(0)
+    assert re.search(r'\sopen[\s>]', dialog) and re.search(r'closedby="(closerequest|any)"', dialog)
+    assert 'role="dialog"' not in dialog and 'aria-label="Enter a round"' in dialog
+    close = re.search(r'<button[^>]*data-close-round[^>]*>', page).group(0)
+
+    def attrs(tag):  # the request a tag sends: what, with what, where
+        return {k: v for k, v in re.findall(r'([\w:-]+)="([^"]*)"', tag) if k in ("hx-get", "hx-include", "hx-target", "hx-swap")}
+
+    assert attrs(dialog) == attrs(close) and attrs(close)["hx-target"] == "#tray"
+    assert 'hx-trigger="close"' in dialog
+    folded = anna.get(attrs(dialog)["hx-get"], headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "escoba-form" not in folded and re.search(r'<button[^>]*name="round" value="1"', folded)

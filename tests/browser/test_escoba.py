@@ -103,6 +103,17 @@ def test_a_round_entered_from_a_phone(server, new_phone):
     assert ben.locator("#tray input[name=c0]").input_value() == "20"
     ben.click("#tray [data-close-round]")
     ben.wait_for_selector("#tray .escoba-form", state="detached")
+    # by keyboard: Escape closes the form as ✕ does, the focus on the tray, Tab on in it
+    ben.focus("[data-open-round]")
+    ben.keyboard.press("Enter")
+    ben.wait_for_selector("#tray .escoba-form h2:has-text('Round 2')")
+    ben.locator("#tray input[name=c0]").focus()
+    ben.keyboard.type("5")
+    ben.keyboard.press("Escape")
+    ben.wait_for_selector("#tray .escoba-form", state="detached")
+    ben.wait_for_function("() => document.activeElement?.id === 'tray'", timeout=3000)
+    ben.keyboard.press("Tab")
+    assert ben.evaluate("() => document.activeElement.closest('#tray') !== null")
     no_sideways_scroll(anna)
     shot(anna, "after-round")
 
