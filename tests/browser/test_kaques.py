@@ -64,6 +64,13 @@ def test_a_turn_entered_throw_by_throw_from_a_phone(server, new_phone):
     expect(anna.locator("[data-kq-stop]")).to_have_text("fertisch! · 150")
     no_sideways_scroll(anna)
     shot(anna, "keep")
+    # Enter on a die to keep presses the form's first submit button: it asks for the tray again,
+    # not the total's fertisch! (which ended the turn, or was refused in words)
+    dice.first.focus()
+    with anna.expect_response(lambda r: "/tray" in r.url or "/kaques/turn" in r.url) as pressed:
+        anna.keyboard.press("Enter")
+    assert "/tray" in pressed.value.url and pressed.value.request.method == "GET"
+    expect(kept(anna)).to_have_count(2)
     anna.locator("[data-kq-again]").click()
 
     # every phone sees the throw and the odds of the next one
