@@ -86,9 +86,10 @@ class Viewer:
 
     @property
     def follows_a_new_link(self) -> bool:
-        """The host and seated phones (let in or waiting) are sent on to a table's new join
-        link; to anyone else the old one no longer shows the table."""
-        return self.host or bool(self.seat)
+        """The host, seated phones (let in or waiting) and the phone that opened the table (its
+        own, whoever hosts it now) are sent on to a table's new join link; to anyone else the old
+        one no longer shows the table."""
+        return self.host or self.opened or bool(self.seat)
 
     @property
     def label(self) -> str | None:

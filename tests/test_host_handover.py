@@ -1,0 +1,28 @@
+"""The host's part changing hands, tried as a stranger at the table and on the internet would
+(found by the host helper): each hole one test, through HTTP as a phone posts."""
+
+from __future__ import annotations
+
+from scorekeeper import service
+from tests.test_seats import host_says, seat_of
+
+
+def hand_to(host, app, token, name):
+    seat = seat_of(app, token, name)
+    return host_says(host, token, f"/seats/{seat['id']}/host", {"sat": service.seat_mark(seat["device"])})
+
+
+def test_the_phone_that_opened_the_table_follows_a_new_link_its_new_host_made(app, phone):
+    """The opener handed the table to Anna, who gave it a new join link: the opener's page on
+    the old link said "There is no such table" (404), and its live stream ended, though the
+    table is its own and it may take the host's part back. It follows the link as a seat does."""
+    host = phone()
+    token = host.open_table(players=("Anna", "Ben"))
+    anna = phone()
+    anna.join(token, "Anna")
+    assert hand_to(host, app, token, "Anna").status_code == 200
+    moved = host_says(anna, token, "/settings", {"new_link": "yes"}).headers["HX-Redirect"]
+    old = host.get(f"/t/{token}")
+    assert old.status_code == 303 and old.headers["Location"].endswith(moved)
+    assert "Take the host's part back" in host.get(moved).get_data(as_text=True)
+    assert phone().get(f"/t/{token}").status_code == 404  # a phone neither seated nor the opener is not sent on
