@@ -59,6 +59,11 @@ def test_a_round_entered_from_a_phone(server, new_phone):
     form = ben.locator("#tray .escoba-form")
     form.wait_for()
     assert form.locator("input[name=e0]").input_value() == "2"  # the escobas tapped during the round
+    # on a tablet the form stands framed within the screen, its Confirm in reach (a phone's
+    # whole-screen height made it taller than its frame, Confirm cut off below)
+    ben.set_viewport_size({"width": 800, "height": 1000})
+    assert form.evaluate("f => f.getBoundingClientRect().bottom <= innerHeight")
+    ben.set_viewport_size({"width": 360, "height": 740})
     # once open, the form is Ben's own: Anna's tap meanwhile does not redraw it
     ben.locator("input[name=c0]").fill("22")
     anna.click(plus)
