@@ -269,9 +269,9 @@ def _rematch(who: Viewer, played: Any, target: Any) -> Refused | None:
 
 def _claim(who: Viewer, played: Any, table: Any) -> Refused | None:
     """An imported game naming this table as the one it was played at: from a phone seated here
-    and let in, or the host's (`who` is the importing device as this table sees it); a refusal
-    names nobody who sits here."""
-    if who.host or (who.seat and not who.waiting):
+    and let in, the host's, or the phone that opened it (its own, whoever hosts it now: `who` is
+    the importing device as this table sees it); a refusal names nobody who sits here."""
+    if who.host or who.opened or (who.seat and not who.waiting):
         return None
     return Refused("Only a phone seated at table %(code)s can name it: import the game on a phone that "
                    "played there.", 403, code=table["code"] if table else "?")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from scorekeeper import service
 from tests.test_seats import host_says, seat_of
+from tests.test_web_history import code_of, pub  # noqa: F401 (a fixture)
 
 
 def hand_to(host, app, token, name):
@@ -26,3 +27,14 @@ def test_the_phone_that_opened_the_table_follows_a_new_link_its_new_host_made(ap
     assert old.status_code == 303 and old.headers["Location"].endswith(moved)
     assert "Take the host's part back" in host.get(moved).get_data(as_text=True)
     assert phone().get(f"/t/{token}").status_code == 404  # a phone neither seated nor the opener is not sent on
+
+
+def test_the_phone_that_opened_the_table_may_still_name_it_in_an_import(app, pub):
+    """The host kept score without a seat and handed the table to Anna: an import from its
+    phone naming the table was refused ("Only a phone seated at table … can name it"), as if it
+    had never been there. The phone that opened a table may name it, as its host may; the claim
+    waits for the host's answer, Anna's now."""
+    host, anna, ben, token, log = pub
+    assert hand_to(host, app, token, "Anna").status_code == 200
+    assert host.post("/import", {"text": log, "played_at": code_of(app, token)}, fetch=False).status_code == 303
+    assert "claims to have been played here" in anna.get(f"/t/{token}").get_data(as_text=True)
