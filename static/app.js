@@ -109,6 +109,9 @@
   // than the resend's tick, and a second answer (the retry's) would replace the first's tray.
   const kept = () => { try { return JSON.parse(localStorage.getItem(KEPT) || "[]"); } catch { return []; } };
   const keep = (items) => { localStorage.setItem(KEPT, JSON.stringify(items)); marks(); };
+  // this table's own: another's (a second tab, a table left) is sent as ever, but neither dims,
+  // lists nor marks anything here, nor holds back "Live"
+  const mine = (here = $("#board")?.dataset.boardUrl?.replace(/board$/, "")) => kept().filter((i) => here && i.url.startsWith(here));
   const going = new Set();  // the idempotency keys of writes on their way now
   document.addEventListener("htmx:before:request", (e) => {
     const {ctx} = e.detail;
@@ -194,20 +197,14 @@
     }
   }
   function marks() {
-    // this table's alone: another's (a second tab, a table left) is sent as ever, but it dimmed
-    // this tray, listed its words here and marked a cell of the same id as waiting
-    const here = $("#board")?.dataset.boardUrl?.replace(/board$/, ""), items = kept().filter((i) => here && i.url.startsWith(here));
+    const items = mine();  // (another table's dimmed this tray, listed its words, marked a cell of the same id)
     for (const cell of $$(".pending[data-pending-text]")) cell.classList.remove("pending");
     for (const item of items) {
       const cell = item.cell && $(item.cell);
       if (cell) { cell.classList.add("pending"); cell.dataset.pendingText = item.text; }
     }
     const list = $("#pending");
-    if (list) list.replaceChildren(...items.filter((i) => i.text).map((i) => {
-      const li = document.createElement("li");
-      li.textContent = i.text;
-      return li;
-    }));
+    if (list) list.replaceChildren(...items.filter((i) => i.text).map((i) => Object.assign(document.createElement("li"), {textContent: i.text})));
     document.body.toggleAttribute("data-kept", items.length > 0);
   }
   window.addEventListener("online", () => { net(live ? "live" : "back"); resend(); });
@@ -226,7 +223,7 @@
   function poll(on) {
     clearInterval(poller);
     poller = on ? setInterval(() => { polled = false; refresh(shown()).then(() => {
-      if (!live && !kept().length) polled ? net("polling") : down(); }); }, 4000) : null;
+      if (!live && !mine().length) polled ? net("polling") : down(); }); }, 4000) : null;
   }
   // a stream refused as it began (one address's cap on connections: the worker's 503, nginx's
   // 429; a server restarting: 502) or whose first request failed is none hx-sse retries, and no
@@ -256,7 +253,7 @@
   document.addEventListener("htmx:sse:after:message", () => { heard = Date.now(); });
   document.addEventListener("htmx:sse:after:connection", (e) => {
     live = true; heard = Date.now(); stream = e.detail.connection; poll(false);
-    if (!kept().length) net("live");
+    if (!mine().length) net("live");
   });
   // a hidden page's stream is paused by hx-sse, not silent: it has its time again once shown
   document.addEventListener("visibilitychange", () => { if (!document.hidden) heard = Date.now(); });

@@ -214,6 +214,12 @@ def test_an_entry_made_offline_is_kept_and_sent_once(server, new_phone):
     anna.evaluate("window.dispatchEvent(new Event('online'))")  # a second resend changes nothing
     anna.wait_for_timeout(500)
     assert ben.locator("#board .history li.entry").count() == 1
+    # another table's kept entry does not hold back "Live" here when this table's stream is back
+    anna.evaluate("""() => { localStorage.setItem('scorekeeper.pending', JSON.stringify([{url: '/t/another/escalero/score',
+        body: 'cell=0:1:P&value=80', idem: 'elsewhere2', cell: '', text: '80'}]));
+        document.dispatchEvent(new CustomEvent('htmx:sse:error', {detail: {}}));
+        document.dispatchEvent(new CustomEvent('htmx:sse:after:connection', {detail: {}})); }""")
+    assert anna.get_attribute("#net", "data-state") == "live"
 
 
 def test_dice_tapped_offline_say_their_options_wait_for_the_network(server, new_phone):
