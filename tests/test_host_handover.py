@@ -38,3 +38,20 @@ def test_the_phone_that_opened_the_table_may_still_name_it_in_an_import(app, pub
     assert hand_to(host, app, token, "Anna").status_code == 200
     assert host.post("/import", {"text": log, "played_at": code_of(app, token)}, fetch=False).status_code == 303
     assert "claims to have been played here" in anna.get(f"/t/{token}").get_data(as_text=True)
+
+
+def test_the_new_host_is_not_offered_to_remove_the_phone_that_opened_the_table(app, phone):
+    """The host sat as Anna and handed the table to Ben: Ben's seat list offered "Remove this
+    phone" on Anna's seat, and its second tap was refused ("Anna's phone opened this table: it
+    cannot be removed"). It offers freeing her seat and making her host, not removing her."""
+    host, ben, cleo = phone(), phone(), phone()
+    token = host.open_table(players=("Anna", "Ben", "Cleo"))
+    host.join(token, "Anna")
+    ben.join(token, "Ben")
+    cleo.join(token, "Cleo")
+    assert hand_to(host, app, token, "Ben").status_code == 200
+    page = ben.get(f"/t/{token}").get_data(as_text=True)
+    anna, cleos = (seat_of(app, token, name)["id"] for name in ("Anna", "Cleo"))
+    for seat, removable in ((anna, False), (cleos, True)):
+        assert (f"/seats/{seat}/remove" in page) == removable, seat
+        assert f"/seats/{seat}/free" in page and f"/seats/{seat}/host" in page
