@@ -15,3 +15,21 @@ def test_a_refused_code_stands_under_its_message_not_a_screen_below(phone):
         assert "Revisa las letras" in page or "Escribe el código" in page
         assert intro not in page
         assert f'name="code" value="{typed}"' in page
+
+
+def test_the_rules_are_a_tap_away_from_the_form_and_from_the_scanned_table(phone):
+    """The rules pages were linked from the start page only: the new-table form asked for a
+    variant, a deck, a sweep with no way to read what they mean, and a phone that scanned the
+    QR code (a newcomer's way in, never past the start page) had no way to the rules at all.
+    Both link the game's rules now, in the phone's language."""
+    from scorekeeper.games import ENGINES
+    device = phone().speaking("pl")
+    for game in ENGINES:
+        form = device.get(f"/new/{game}").get_data(as_text=True)
+        assert f'href="/rules/{game}"' in form, game
+        assert "Jak grać w" in form
+    host = phone()
+    token = host.open_table(list(ENGINES)[0], players=("Anna", "Ben"))
+    scanned = phone().speaking("pl").get(f"/t/{token}").get_data(as_text=True)
+    assert f'href="/rules/{list(ENGINES)[0]}"' in scanned
+    assert "Jak grać w" in scanned
