@@ -248,6 +248,9 @@ def write(db: sqlite_utils.Database, table: dict | None, who: Viewer | None,
                         return rows[0][0]
                     if db.execute("SELECT 1 FROM step_keys WHERE idem = ?", [key]).fetchone():
                         return None  # a step of a turn taken already (a double tap on "throw again")
+                if who is not None and who.host and table is not None and not still_hosts(db, table, who):
+                    # `who` was read before the lock: the host's part changed hands since (take_host)
+                    raise Refused("Another phone hosts this table now: check the board. Nothing was changed.", 409)
                 if board is not ... and table is not None:
                     # who first, then what: a write of the game from a phone that may write
                     # nothing here (removed, waiting) was told "nothing to undo", or whose turn it is
@@ -907,6 +910,12 @@ def take_host(db: sqlite_utils.Database, table: dict, who: Viewer, idem: str | N
         _new_host(change, who.device)
 
     write(db, table, who, take, idem=idem)
+
+
+def still_hosts(db: sqlite_utils.Database, table: dict, who: Viewer) -> bool:
+    """Whether `who`, the host when its request came, hosts the table still (asked inside a write)."""
+    row = db.execute("SELECT host_device FROM tables WHERE id = ?", [table["id"]]).fetchone()
+    return bool(row) and row[0] == who.device
 
 
 def _new_host(change: Write, device: str) -> None:

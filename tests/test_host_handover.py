@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from scorekeeper import service
-from tests.test_seats import host_says, seat_of
+from tests.test_seats import F35, db_of, game_of, host_says, seat_of
 from tests.test_web_history import code_of, pub  # noqa: F401 (a fixture)
 
 
@@ -55,3 +57,29 @@ def test_the_new_host_is_not_offered_to_remove_the_phone_that_opened_the_table(a
     for seat, removable in ((anna, False), (cleos, True)):
         assert (f"/seats/{seat}/remove" in page) == removable, seat
         assert f"/seats/{seat}/free" in page and f"/seats/{seat}/host" in page
+
+
+def test_a_host_s_write_that_crosses_a_take_back_is_refused(app, phone):
+    """Anna, made host, tapped "Remove Ben's phone for good" as the phone that opened the table
+    took the host's part back: her request, read as the host's before the take-back, removed
+    Ben in the write after it. Whether the phone hosts is asked again inside the write: her
+    removal, entry or new link is refused in words, and nothing is written."""
+    host, anna, ben = phone(), phone(), phone()
+    token = host.open_table(players=("Anna", "Ben"))
+    anna.join(token, "Anna")
+    ben.join(token, "Ben")
+    assert hand_to(host, app, token, "Anna").status_code == 200
+    db = db_of(app)
+    table = service.by_join_token(db, token)
+    was = service.viewer(db, table, seat_of(app, token, "Anna")["device"])  # her request, as it came
+    assert was.host
+    assert host_says(host, token, "/host").status_code == 200  # the take-back, first to the lock
+    bens = seat_of(app, token, "Ben")
+    for write in (lambda: service.release_seat(db, table, was, bens["id"], remove=True),
+                  lambda: service.set_table(db, table, was, new_link=True),
+                  lambda: service.submit(db, table, was, {**F35, "player": "Ben"}, board=int(host.board_change(token)))):
+        with pytest.raises(service.Refused) as refused:
+            write()
+        assert refused.value.status == 409 and "Another phone hosts this table now" in str(refused.value)
+    assert seat_of(app, token, "Ben")["device"] == bens["device"]
+    assert service.by_join_token(db, token)["join_token"] == token and not game_of(app, token).entries
