@@ -314,6 +314,20 @@ def test_every_count_of_tricks_stays_above_the_confirm_with_a_long_name(server, 
     anna.locator(f"#tray [data-tricks='{tricks}']").tap()
     says(confirms[0])
     counts_above_the_check(anna)
+    if exact:  # the phone's text set large, then the page zoomed to 200 %: "Bartholomew" ran out of
+        # his box over "Anna" beside it, and ♠ past the tray's edge (the tray scrolled sideways)
+        for size, zoomed in (("130%", None), ("100%", {"width": 180, "height": 370})):
+            anna.evaluate(f"document.documentElement.style.fontSize = '{size}'")
+            if zoomed:
+                anna.set_viewport_size(zoomed)
+            spilt = anna.locator("#tray [data-lone], #tray .suit").evaluate_all("""boxes => boxes.filter((box) => {
+                const words = document.createRange(), outer = box.getBoundingClientRect(); words.selectNodeContents(box);
+                const inner = words.getBoundingClientRect();
+                return outer.width && (inner.left < outer.left || inner.right > outer.right || outer.right > innerWidth);
+            }).map((box) => box.textContent)""")
+            assert spilt == [], size
+            assert anna.locator("#tray").evaluate("tray => tray.scrollWidth <= tray.clientWidth"), size
+        anna.set_viewport_size({"width": 360, "height": 740})
     confirm.tap()
     expect(anna.locator("#stamp")).to_have_attribute("data-entries", "1")
     # the second hand: the Undo's line atop the tray, and (partnership) Anna defends alone
