@@ -928,8 +928,8 @@ HOST_SEEN_EVERY = 60  # seconds: how often a host's requests mark its phone as a
 
 
 def host_seen(db: sqlite_utils.Database, table_id: int) -> float:
-    """When the host's phone was last at the table (time.time()); a table opened before it was
-    kept, never: its host may be taken over at once."""
+    """When the host's phone was last at the table (time.time()): every table has it from its
+    opening (or from the migration that began keeping it)."""
     row = db.execute("SELECT at FROM host_seen WHERE table_id = ?", [table_id]).fetchone()
     return row[0] if row else 0.0
 

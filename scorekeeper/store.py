@@ -243,6 +243,8 @@ def m011_the_host_can_change(db: sqlite_utils.Database) -> None:
     # when the host's phone was last at the table (time.time()): no state of the table, as the
     # limits' `hits` are none (service.host_here)
     db["host_seen"].create({"table_id": int, "at": float}, pk="table_id")
+    # a table in play as this runs: its host counts as there now (not taken over at once)
+    db.execute("INSERT INTO host_seen (table_id, at) SELECT id, ? FROM tables", [time.time()])
 
 
 def connect(path: str, folds: FoldCache | None = None, limits: dict[str, Any] | None = None,

@@ -10,6 +10,7 @@ import html
 import json
 import re
 import subprocess
+import time
 from dataclasses import replace
 
 import pytest
@@ -504,3 +505,17 @@ def test_a_second_tap_on_a_seat_button_is_the_same_tap(app, phone):
                                                                "change": change})
         assert answered.status_code == 200, answered.get_data(as_text=True)
     assert host_says(anna, token, "/settings", {"approve_seats": "off"}).status_code == 200
+
+
+def test_a_table_in_play_when_the_host_could_first_change_is_not_taken_over_at_once(tmp_path):
+    """A table opened before the host's part could change hands, in play as the server is
+    upgraded: its host counts as at the table from then on (it was taken over at once, as if
+    its phone had been gone for ever), and the phone that opened it is the one that did."""
+    db = store.connect(str(tmp_path / "old.db"))
+    store.migrations.apply(db, stop_before="m011_the_host_can_change")
+    db["tables"].insert({"code": "ABCDEF", "join_token": "t", "board_token": "b", "host_device": "h",
+                         "created_at": service.now()})
+    store.migrate(db)
+    table = service.by_join_token(db, "t")
+    assert policy.opened("h", table) and not policy.opened("x", table)
+    assert time.time() - service.host_seen(db, table["id"]) < policy.HOST_GONE
