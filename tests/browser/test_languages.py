@@ -244,6 +244,18 @@ def test_a_polish_phone_reads_each_settlement_chip_whole(server, new_phone, word
         "found => found.map(chip => chip.getClientRects()[0].height / parseFloat(getComputedStyle(chip).lineHeight))")
     assert len(chips) >= 5 and max(chips) < 1.5, chips
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    # the players' list on a 320 px phone switched to Spanish: "Partidas Victorias Dinero" took
+    # all but 60 px, and "Nombre" (and a name like "Francisco") broke mid-word
+    phone.set_viewport_size({"width": 320, "height": 568})
+    phone.goto(server.url + "/players")
+    phone.click("details.lang summary")
+    phone.click("details.lang button:has-text('Español')")
+    phone.wait_for_function("() => document.documentElement?.lang === 'es'")
+    lines = phone.locator(".players-table thead th, .players-table tbody th a").evaluate_all(
+        "found => found.map(cell => { const r = document.createRange(); r.selectNodeContents(cell); "
+        "return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size; })")
+    assert len(lines) == 7 and max(lines) == 1, lines
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 320
 
 
 def test_a_german_phone_reads_euchre_s_end_of_game_figures_whole(server, new_phone, words):
