@@ -33,3 +33,25 @@ def test_the_rules_are_a_tap_away_from_the_form_and_from_the_scanned_table(phone
     scanned = phone().speaking("pl").get(f"/t/{token}").get_data(as_text=True)
     assert f'href="/rules/{list(ENGINES)[0]}"' in scanned
     assert "Jak grać w" in scanned
+
+
+def test_the_german_and_spanish_scribe_is_nobody_s_gender(phone):
+    """Escalero's new-table form said in German "Einer schreibt nur und spielt nicht mit",
+    "Name des Schreibers" and "spielt einer für zwei", and the seat "Anna (Schreiber)": a man,
+    where the English, the Polish and the Spanish "una persona" say a person. Spanish said
+    "uno juega por dos". They speak of a person now, as the scribe's seat does."""
+    import re
+    from scorekeeper.games import ENGINES
+    game = next(name for name, engine in ENGINES.items()
+                if "scribe" in phone().get(f"/new/{name}").get_data(as_text=True).split('name="seating"')[-1])
+    de = phone().speaking("de")
+    form = de.get(f"/new/{game}").get_data(as_text=True)
+    assert "Eine Person schreibt nur und spielt nicht mit:" in form
+    assert "spielt jemand für zwei" in form and 'placeholder="Wer schreibt?"' in form
+    assert not re.search(r"Schreibers?\b|Einer |einer für", form)
+    token = de.post(f"/new/{game}", {"player": ["Anna", "Ben"], "seating": "scribe", "scribe": "Cleo"},
+                    fetch=False).headers["Location"].rsplit("/", 1)[-1]
+    seat = phone().speaking("de").get(f"/t/{token}").get_data(as_text=True)
+    assert "Cleo (schreibt)" in seat and "Schreiber" not in seat
+    es = phone().speaking("es").get(f"/new/{game}").get_data(as_text=True)
+    assert "alguien juega por dos" in es and "uno juega" not in es
