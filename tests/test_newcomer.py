@@ -55,3 +55,21 @@ def test_the_german_and_spanish_scribe_is_nobody_s_gender(phone):
     assert "Cleo (schreibt)" in seat and "Schreiber" not in seat
     es = phone().speaking("es").get(f"/new/{game}").get_data(as_text=True)
     assert "alguien juega por dos" in es and "uno juega" not in es
+
+
+def test_an_empty_seat_between_names_is_refused_with_the_names_kept(phone):
+    """The form's names are the seat order, numbered, but an empty one between names was
+    dropped and everyone after it moved a seat up: Euchre's partners typed opposite (seats 1
+    and 3, seats 2 and 4 left for friends who scan) sat side by side, as opponents. It is
+    refused in the phone's language, every name kept where it was typed; empty seats after
+    the last name are still the friends' who scan."""
+    import re
+    from scorekeeper.games import ENGINES
+    device = phone().speaking("pl")
+    for game in ENGINES:
+        response = device.post(f"/new/{game}", {"player": ["Anna", " ", "Ben", ""]}, fetch=False)
+        page = response.get_data(as_text=True)
+        assert response.status_code == 400, game
+        assert "Miejsce 2 jest puste" in page
+        assert re.findall(r'name="player" value="([^"]*)"', page)[:3] == ["Anna", " ", "Ben"]
+        assert device.post(f"/new/{game}", {"player": ["Anna", "Ben", "", ""]}, fetch=False).status_code == 303

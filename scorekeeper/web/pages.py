@@ -74,6 +74,7 @@ def create(game: str):
     try:
         rules = rules_from_form(engine, values)
         _check_seats(engine, rules, names)
+        _check_order(names)
         table = service.create_table(get_db(), device_id(), game, rules, names,
                                      scribe=values["scribe"] if values["seating"] == "scribe" else None,
                                      address=client_address())
@@ -117,6 +118,18 @@ def _check_seats(engine, rules: dict, names: list[str]) -> None:
         raise service.Refused("This form of %(game)s is for %(seats)s players, not %(count)s: choose "
                               "another form or leave names empty.", 400,
                               game=engine.title, seats=seats(rules), count=len(named))
+
+
+def _check_order(names: list[str]) -> None:
+    """An empty name between names moved every name after it one seat up (partners
+    typed opposite in 1 and 3 with 2 and 4 left for friends who scan, sat side by side): the
+    names are the seat order, so say so (on opening only: not while the form is filled in)."""
+    gap = next((n for n, name in enumerate(names[:-1], 1)
+                if not name.strip() and any(later.strip() for later in names[n:])), None)
+    if gap:
+        raise service.Refused("Seat %(seat)s is empty, with names after it: the names are the seat "
+                              "order, and friends who scan take the seats after them. Move the names "
+                              "up, in the order you sit.", 400, seat=gap)
 
 
 def given(engine, values: dict[str, str]) -> dict[str, str]:
