@@ -63,6 +63,13 @@ def test_a_round_entered_from_a_phone(server, new_phone):
     # whole-screen height made it taller than its frame, Confirm cut off below)
     ben.set_viewport_size({"width": 800, "height": 1000})
     assert form.evaluate("f => f.getBoundingClientRect().bottom <= innerHeight")
+    # zoomed to 200 % (a 360x740 phone is 180x370 CSS px) the check and Confirm stuck at the
+    # form's foot and its head left the piles a slit of 85 px, a stepper at a time: half the
+    # screen at least is theirs
+    ben.set_viewport_size({"width": 180, "height": 370})
+    room = form.evaluate("""f => Math.min(innerHeight, f.querySelector('.form-foot').getBoundingClientRect().top)
+                                - f.querySelector('.form-head').getBoundingClientRect().bottom""")
+    assert room >= 185, room
     ben.set_viewport_size({"width": 360, "height": 740})
     # once open, the form is Ben's own: Anna's tap meanwhile does not redraw it
     ben.locator("input[name=c0]").fill("22")
