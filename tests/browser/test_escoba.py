@@ -128,6 +128,18 @@ def test_a_round_entered_from_a_phone(server, new_phone):
     assert ben.evaluate("() => document.activeElement.closest('#tray') !== null")
     no_sideways_scroll(anna)
     shot(anna, "after-round")
+    # a phone's text set large (160 %): "needs 15" beside the escobas' counter broke inside its
+    # word ("braucht 21" as "brauc / ht 21" in German); every word of the standings whole
+    anna.evaluate("document.documentElement.style.fontSize = '160%'")
+    broken = anna.locator("#board .escoba-side :is(.side-name, .side-needs)").evaluate_all("""parts => parts.flatMap((part) => {
+        const text = [...part.childNodes].find((n) => n.nodeType === 3 && n.textContent.trim()), range = document.createRange(), out = [];
+        for (const word of text.textContent.matchAll(/\\S+/g)) {
+            range.setStart(text, word.index); range.setEnd(text, word.index + word[0].length);
+            if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1) out.push(word[0]);
+        }
+        return out; })""")
+    assert broken == []
+    no_sideways_scroll(anna)
 
 
 def test_the_capture_finder_from_the_table(server, new_phone):
