@@ -26,12 +26,12 @@ def test_the_rules_are_a_tap_away_from_the_form_and_from_the_scanned_table(phone
     device = phone().speaking("pl")
     for game in ENGINES:
         form = device.get(f"/new/{game}").get_data(as_text=True)
-        assert f'href="/rules/{game}"' in form, game
+        assert f'class="rules-link" href="/rules/{game}"' in form, game  # a thumb high
         assert "Jak grać w" in form
     host = phone()
     token = host.open_table(list(ENGINES)[0], players=("Anna", "Ben"))
     scanned = phone().speaking("pl").get(f"/t/{token}").get_data(as_text=True)
-    assert f'href="/rules/{list(ENGINES)[0]}"' in scanned
+    assert f'class="rules-link" href="/rules/{list(ENGINES)[0]}"' in scanned
     assert "Jak grać w" in scanned
 
 
