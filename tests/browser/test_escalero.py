@@ -298,6 +298,11 @@ def test_the_history_page_s_header_shows_the_table_s_code_whole(server, new_phon
     anna = new_phone(locale="de-AT", extra_http_headers={"Accept-Language": "de-AT"})
     link = open_table(anna, server)
     code = anna.locator(".where b").first.inner_text()
+    # the phone's text set large (160 %): the pad's labels read whole ("Pkt." was cut to "Pk")
+    anna.evaluate("document.documentElement.style.fontSize = '160%'")
+    cut = anna.locator("#board .pad .rowlabel").evaluate_all("labels => labels.filter(l => l.scrollWidth > l.clientWidth).map(l => l.textContent)")
+    assert cut == []
+    anna.evaluate("document.documentElement.style.fontSize = ''")
     anna.goto(link + "/history")
     where = anna.locator(".top .where")
     expect(where).to_contain_text(f"Verlauf · {code}")
