@@ -153,6 +153,15 @@ def test_the_end_of_a_five_player_race_fits_a_narrow_phone(server, new_phone):
     enter_for_all(host, link.rsplit("/", 1)[1], events)
     host.reload()
     expect(host.locator("#board .settle")).to_contain_text("Jo gewinnt!")
+    # the winner's call flashes over the screen: on the phone's large text (160 %), and zoomed to
+    # 200 % (180 CSS px), "fertisch!" broke inside its word ("fertis / ch!"): one line
+    for size, width in (("160%", 320), ("100%", 180)):
+        host.evaluate(f"document.documentElement.style.fontSize = '{size}'")
+        host.set_viewport_size({"width": width, "height": 568})
+        lines = host.locator("#board .kq-banner-call").first.evaluate("""call => { const words = document.createRange();
+            words.selectNodeContents(call); return new Set([...words.getClientRects()].map((r) => Math.round(r.top))).size }""")
+        assert lines == 1, size
+    host.set_viewport_size(SMALL["viewport"])
     assert host.evaluate("document.documentElement.scrollWidth") <= 320
     lines = host.locator("#board .settle .kq-final li")
     expect(lines).to_have_count(5)
