@@ -310,6 +310,15 @@ def test_every_count_of_tricks_stays_above_the_confirm_with_a_long_name(server, 
     confirm = anna.locator("#tray [data-confirm]")
     says = expect(confirm).to_have_text if exact else expect(confirm).to_contain_text
 
+    if exact:  # zoomed to 200 %: the names who may make trump broke letter by letter down
+        # their boxes beside "alone" ("A / n / n / a"); two lines at most now, "Anna" one
+        anna.set_viewport_size({"width": 180, "height": 370})
+        lines = anna.locator("#tray .maker").evaluate_all("""makers => makers.map((maker) => {
+            const name = [...maker.childNodes].find((n) => n.nodeType === 3 && n.textContent.trim()), range = document.createRange();
+            range.selectNodeContents(name);
+            return [name.textContent, new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size]; })""")
+        assert all(count <= (1 if len(name.strip()) <= 4 else 2) for name, count in lines), lines
+        anna.set_viewport_size({"width": 360, "height": 740})
     anna.locator("#tray .maker[data-maker='Bartholomew']").tap()
     anna.locator(f"#tray [data-tricks='{tricks}']").tap()
     says(confirms[0])
