@@ -318,6 +318,16 @@ def test_every_count_of_tricks_stays_above_the_confirm_with_a_long_name(server, 
             range.selectNodeContents(name);
             return [name.textContent, new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size]; })""")
         assert all(count <= (1 if len(name.strip()) <= 4 else 2) for name, count in lines), lines
+        # and the teams' cards side by side broke "Bartholomew" inside his name ("Barth / olom / ew"):
+        # one under the other, every word whole
+        broken = anna.locator("#board .race-name").evaluate_all("""names => names.flatMap((name) => {
+            const text = name.firstChild, range = document.createRange(), out = [];
+            for (const word of text.textContent.matchAll(/\\S+/g)) {
+                range.setStart(text, word.index); range.setEnd(text, word.index + word[0].length);
+                if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1) out.push(word[0]);
+            }
+            return out; })""")
+        assert broken == []
         anna.set_viewport_size({"width": 360, "height": 740})
     anna.locator("#tray .maker[data-maker='Bartholomew']").tap()
     anna.locator(f"#tray [data-tricks='{tricks}']").tap()
