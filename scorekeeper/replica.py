@@ -23,6 +23,9 @@ import threading
 import time
 
 DEFAULT_SYNC = "200ms"  # how often Litestream ships the WAL's new pages (and looks for them)
+# the replica types Litestream 0.5 knows: any other scheme started a server that said
+# "Replicating", while Litestream exited at once, again and again, and replicated nothing
+SCHEMES = ("file", "s3", "gs", "abs", "sftp", "nats", "oss", "webdav")
 STOP_SECONDS = 15  # a stopping Litestream's last sync, at most (its own timeout: 10 s)
 
 
@@ -70,6 +73,10 @@ def config(database: str, url: str, sync: str = DEFAULT_SYNC) -> str:
     writes durations (200ms, 1s, 5m)."""
     if not re.fullmatch(r"[0-9]+(ms|s|m|h)", sync or ""):
         raise RuntimeError(f"REPLICA_SYNC must be a duration such as 200ms, 1s or 5m, not {sync!r}")
+    scheme = replica_url(url).split("://", 1)[0]
+    if scheme not in SCHEMES:
+        raise RuntimeError(f"REPLICA_URL must be a folder or a URL Litestream replicates to "
+                           f"({', '.join(name + '://' for name in SCHEMES)}), not {url!r}")
     return "\n".join([
         "# written by `scorekeeper serve` at each start from REPLICA_URL (docs/deploy.md)",
         "shutdown-sync-timeout: 10s",

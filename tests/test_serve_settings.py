@@ -36,6 +36,9 @@ def test_the_metrics_port_is_another_port():
     ({"SCOREKEEPER_REPLICA_URL": "{tmp}/replica", "SCOREKEEPER_REPLICA_SYNC": "soon"}, "REPLICA_SYNC must be a duration"),
     # how often to replicate without where to: the server ran unreplicated without a word
     ({"SCOREKEEPER_REPLICA_SYNC": "1s"}, "REPLICA_SYNC is set but REPLICA_URL is not"),
+    # a scheme Litestream has no replica for: the server said "Replicating" while Litestream
+    # exited at once, again and again, and nothing was replicated
+    ({"SCOREKEEPER_REPLICA_URL": "ftp://backup.example/pub"}, "REPLICA_URL must be a folder or a URL"),
     ({"SCOREKEEPER_METRICS_PORT": "{port}"}, "the server's own port"),
     # a typo in a limit fell back to the default without a word
     ({"SCOREKEEPER_CONNECTIONS_PER_ADDRESS": "5O"}, "SCOREKEEPER_CONNECTIONS_PER_ADDRESS must be a whole number"),
