@@ -251,6 +251,16 @@ def backup(file: str) -> None:
     path = os.path.abspath(file)
     if os.path.exists(path) and os.path.samefile(path, database):
         fail(f"{file} is the live database itself: back it up to another file")
+    # a wrong SCOREKEEPER_INSTANCE (or none, run from another folder) made a new, empty
+    # database there and "Backed up" it: a backup of nothing, taken for the pub's
+    empty = sqlite3.connect(database, timeout=30)
+    try:
+        tables = empty.execute("SELECT count(*) FROM tables").fetchone()[0]
+    finally:
+        empty.close()
+    if not tables:
+        fail(f"{database} holds no table, so there is nothing to back up: is SCOREKEEPER_INSTANCE "
+             f"the server's instance folder? (docs/deploy.md)")
     try:
         handle, temporary = tempfile.mkstemp(prefix=".backup-", suffix=".db", dir=os.path.dirname(path))
         os.close(handle)
