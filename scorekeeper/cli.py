@@ -123,8 +123,10 @@ def read_source(source: str) -> str:
             return sys.stdin.read()
         with open(source, encoding="utf-8") as handle:
             return handle.read()
-    except (OSError, UnicodeDecodeError) as error:
-        fail(f"cannot read {source}: {getattr(error, 'strerror', None) or error}")
+    except UnicodeDecodeError:  # a database or a picture given for a log: Python's codec error said nothing
+        fail(f"{'standard input' if source == '-' else source} is not a JSON document: it is not UTF-8 text")
+    except OSError as error:
+        fail(f"cannot read {source}: {error.strerror or error}")
         raise  # unreachable: fail exits
 
 

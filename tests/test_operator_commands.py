@@ -25,3 +25,14 @@ def test_a_backup_of_an_instance_folder_with_no_table_is_refused(tmp_path):
     assert done.stderr.strip() == (f"{wrong / 'scorekeeper.db'} holds no table, so there is nothing to back up: "
                                    "is SCOREKEEPER_INSTANCE the server's instance folder? (docs/deploy.md)")
     assert not (tmp_path / "copy.db").exists()
+
+
+def test_a_binary_file_given_as_a_log_is_named_as_no_log(tmp_path):
+    """A backup (or any binary file) given to `replay` or `import` was refused with Python's
+    codec error: "'utf-8' codec can't decode byte 0xfb in position 106: invalid start byte"."""
+    binary = tmp_path / "backup.db"
+    binary.write_bytes(b"SQLite format 3\x00\xfb\xff" + bytes(range(256)))
+    for command in ("replay", "import"):
+        done = scorekeeper(command, str(binary), instance=tmp_path / "instance")
+        assert done.returncode == 2 and done.stdout == "", done
+        assert done.stderr.strip() == f"{binary} is not a JSON document: it is not UTF-8 text"
