@@ -109,3 +109,21 @@ def test_a_team_that_wins_is_named_as_winners(phone, lang, winners, throwing):
                                       "value": value}).status_code == 200
     page = html.unescape(re.sub(r"\s+", " ", host.get(f"/t/{token}").get_data(as_text=True)))
     assert re.search(r'class="[^"]*settle[^"]*".*?<h2>(.*?)</h2>', page).group(1) == winners
+
+
+def test_the_next_game_of_the_evening_opens_with_the_same_names(phone):
+    """After a game the friends start another game at a new table: the settlement offered a
+    Rematch of the same game only, and the host typed the four names again on the new-table
+    form. The settlement links every game's new-table form with the names filled in, in seat
+    order, in the phone's language."""
+    from urllib.parse import urlencode
+
+    from scorekeeper.games import ENGINES
+    _, page = finished_game(phone, "pl")
+    settle = page.split('id="settle"')[1]
+    assert "Inna gra z tymi samymi graczami:" in settle
+    for game in ENGINES:
+        assert f'href="/new/{game}?{urlencode([("player", name) for name in NAMES])}"' in settle, game
+    form = phone().speaking("pl").get("/new/yatzy?" + urlencode([("player", name) for name in NAMES]))
+    names = re.findall(r'name="player" value="([^"]*)"', html.unescape(form.get_data(as_text=True)))
+    assert names[:4] == list(NAMES) and not any(names[4:])

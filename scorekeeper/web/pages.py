@@ -47,10 +47,23 @@ def rules(game: str):
 NAME_FIELDS = 8  # name fields on the form of a game whose seats are not one number
 
 
+@bp.record_once
+def _games_in_templates(state) -> None:
+    """The games, for a settlement's "another game with the same names" (templates/_parts.html)."""
+    state.app.jinja_env.globals["engines"] = ENGINES
+
+
 @bp.get("/new/<game>")
 def new(game: str):
+    """The form; `?player=` names fill it (the next game of the evening, from a settlement)."""
     engine = ENGINES.get(game) or abort(404, _("There is no such game."))
-    return render_template("new.html", **new_form(engine, {}, []))
+    names = [name[:MAX_FIELD] for name in request.args.getlist("player")][: service.MAX_SEATS]
+    form = new_form(engine, {}, names)
+    try:
+        _check_seats(engine, {}, names)
+    except service.Refused as refusal:
+        form["seats_note"] = say(refusal)
+    return render_template("new.html", **form)
 
 
 @bp.post("/new/<game>/form")
