@@ -24,6 +24,22 @@ def lan_url(host: str, port: int) -> str:
     return f"http://{host}:{port}/"
 
 
+def address_refusal(config, host: str, port: int) -> str | None:
+    """ALLOWED_HOSTS without BASE_URL that leaves out the address serve prints (and puts in its
+    QR code): every phone that opened it got a 400, "This server does not answer to that address"."""
+    from urllib.parse import urlsplit
+
+    allowed = config.get("ALLOWED_HOSTS")
+    if not allowed or config.get("BASE_URL"):
+        return None
+    shown = urlsplit(lan_url(host, port)).hostname
+    if shown in allowed:
+        return None
+    return (f"ALLOWED_HOSTS ({', '.join(sorted(allowed))}) leaves out {shown}, the address phones would be "
+            f"shown, which would answer them 400: set BASE_URL to the address phones open (docs/deploy.md), "
+            f"or add {shown} to ALLOWED_HOSTS")
+
+
 def terminal_qr(text: str) -> str:
     code = qrcode.QRCode(border=1)
     code.add_data(text)
@@ -208,7 +224,7 @@ def run(host: str, port: int, workers: int, firewalled: bool = False) -> None:
     refusal = proxies_refusal(hops, host, port, firewalled or os.environ.get(FIREWALLED, "") not in ("", "0"))
     if refusal:
         raise Refusal(refusal)
-    refusal = limits_refusal() or bind_refusal(host, port)
+    refusal = address_refusal(config, host, port) or limits_refusal() or bind_refusal(host, port)
     if refusal:
         raise Refusal(refusal)
     # one address holds at most so many connections of the server and makes so many requests a

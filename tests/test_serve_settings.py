@@ -40,6 +40,8 @@ def test_the_metrics_port_is_another_port():
     # exited at once, again and again, and nothing was replicated
     ({"SCOREKEEPER_REPLICA_URL": "ftp://backup.example/pub"}, "REPLICA_URL must be a folder or a URL"),
     ({"SCOREKEEPER_METRICS_PORT": "{port}"}, "the server's own port"),
+    # the address it printed and put in its QR code answered every phone 400
+    ({"SCOREKEEPER_ALLOWED_HOSTS": "scores.example"}, "ALLOWED_HOSTS (scores.example) leaves out 127.0.0.1, the address phones would be shown"),
     # a typo in a limit fell back to the default without a word
     ({"SCOREKEEPER_CONNECTIONS_PER_ADDRESS": "5O"}, "SCOREKEEPER_CONNECTIONS_PER_ADDRESS must be a whole number"),
     ({"SCOREKEEPER_REQUESTS_PER_ADDRESS": "20 per second"}, "must be requests a second"),
