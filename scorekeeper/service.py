@@ -1652,6 +1652,21 @@ def _own_games(db: sqlite_utils.Database, table_id: int, name_of: Callable[[str]
             yield normal_game(own.game, own.state, name_of)
 
 
+def _played_elsewhere(db: sqlite_utils.Database, real: dict, game: Game, state: Any) -> bool:
+    """Whether a game claiming `real` is, or goes on from, a game played for real at another
+    table of this server in the day before `real` opened or since (an evening's tables)."""
+    since = (datetime.fromisoformat(real["created_at"]) - timedelta(days=1)).isoformat(timespec="seconds")
+    rows = store.rows(db, "SELECT g.* FROM games g JOIN tables t ON t.id = g.table_id "
+                          "WHERE g.game = ? AND t.imported = 0 AND t.id != ? AND g.created_at >= ?",
+                      [game.engine.name, real["id"], since])
+    claimed = normal_game(game, state)
+    for row in rows:
+        other = load(db, row)
+        if other.game is not None and other.entries and _continues(normal_game(other.game, other.state), claimed):
+            return True
+    return False
+
+
 def _claim_digests(db: sqlite_utils.Database, table_id: int, name_of: Callable[[str], str]) -> list[dict]:
     """The claims naming this table with their digests; a digest of an older kind is made
     again from its game (and kept when the write commits), so that each compares with a new
@@ -1689,6 +1704,10 @@ def _claim_refusal(db: sqlite_utils.Database, real: dict, game: Game, state: Any
     claimed = normal_game(game, state, name_of)
     if any(_continues(own, claimed) for own in _own_games(db, real["id"], name_of)):
         raise Refused("This game was played at table %(code)s itself: its money counts already.", 409, code=code)
+    if _played_elsewhere(db, real, game, state):
+        # its own table's ledger counts it: named here too, confirmed, this ledger asked for the
+        # same money a second time (the other table's code is no business of the importer's)
+        raise Refused("This game was played at another table here: its money counts there already.", 409)
     digest = game_digest(claimed)
     same = [row for row in _claim_digests(db, real["id"], name_of) if row["digest"] == digest]
     if any(row["status"] == "dismissed" for row in same):

@@ -494,6 +494,7 @@ def test_a_dismissed_game_keeps_its_money_out(app, pub):
     ("not finished", 400, "Only a finished game"),
     ("the same game twice", 409, "already names table"),
     ("a game of the table itself", 409, "was played at table"),
+    ("a game of another table here", 409, "was played at another table here"),
     ("a phone not seated there", 403, "Only a phone seated at table"),
 ])
 def test_an_import_names_only_a_real_table_its_players_sat_at(app, phone, pub, case, status, said):
@@ -521,6 +522,10 @@ def test_an_import_names_only_a_real_table_its_players_sat_at(app, phone, pub, c
         token = small.open_table("kaques", players=("Anna", "Ben"), target=1000)
         small.enter(token, {"type": "turn", "player": "Anna", "points": 1000})
         code, log = code_of(app, token), small.get(f"/t/{token}/games/1/log.json").get_data(as_text=True)
+    elif case == "a game of another table here":  # its table's ledger counts it already
+        elsewhere = host.open_table("kaques", players=("Anna", "Ben"), target=1000)
+        host.enter(elsewhere, {"type": "turn", "player": "Anna", "points": 1000})
+        log = host.get(f"/t/{elsewhere}/games/1/log.json").get_data(as_text=True)
     db = store.connect(app.config["DATABASE"])
     tables = db["tables"].count
     refused = importer.post("/import", {"text": log, "played_at": code}, fetch=False)
