@@ -113,7 +113,7 @@ def test_a_stake_past_decimal_s_digits_is_refused_in_words(app, phone):
     for stake in ("1e27", "1E+99"):
         response = host.post("/new/escalero", {"player": ["Anna", "Ben"], "rule_stake": stake}, fetch=False)
         assert response.status_code == 400
-        assert f"Stake per game point: must be an amount like &#34;0.50&#34;, not &#39;{stake}&#39;." in said(response)
+        assert f"Stake per game point: “{stake}” is not an amount: type one like 0.50" in said(response)
         response = host.post("/import", {"text": json.dumps({**log, "rules": {"stake": stake}})}, fetch=False)
         assert response.status_code == 400
         assert f"must be an amount like &#34;0.50&#34;, not &#39;{stake}&#39;." in said(response)

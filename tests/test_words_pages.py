@@ -29,21 +29,23 @@ def test_the_winner_of_a_race_is_first_in_words_that_fit_a_woman_too(phone, lang
         assert not_said not in board
 
 
-@pytest.mark.parametrize("lang, example", [
-    ("en", '"0.50"'),
-    ("de", "„0,50“"),
-    ("pl", "„0,50”"),
-    ("es", "«0,50»"),
+@pytest.mark.parametrize("lang, quoted, example", [
+    ("en", "“abc”", "0.50"),
+    ("de", "„abc“", "0,50"),
+    ("pl", "„abc”", "0,50"),
+    ("es", "«abc»", "0,50"),
 ])
-def test_a_stake_refused_on_the_new_table_form_shows_an_amount_as_the_language_writes_it(phone, lang, example):
+def test_a_stake_refused_on_the_new_table_form_shows_an_amount_as_the_language_writes_it(phone, lang, quoted,
+                                                                                       example):
     """A stake the form cannot read ("abc") was refused with an example in English figures,
     "wie \\"0.50\\"", "np. \\"0.50\\"", "como \\"0.50\\"", where the form takes "0,50" as its
-    host writes it; the example is written as the language writes it, in its own quotes."""
+    host writes it; the example is written as the language writes it, and what was typed is
+    quoted in the language's own quotes (it was 'abc', a programmer's quotes, in every one)."""
     host = phone().speaking(lang)
     response = host.post("/new/yatzy", {"player": ["Anna", "Ben"], "rule_stake": "abc"}, fetch=False)
     assert response.status_code == 400
     said = text(response.get_data(as_text=True))
-    assert example in said
+    assert quoted in said and example in said and "'abc'" not in said
     if lang != "en":
         assert "0.50" not in said
         assert host.open_table("yatzy", players=("Anna", "Ben"), stake="0,50")  # the example is taken as shown

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
+from decimal import Decimal
+
 from flask import Blueprint, abort, redirect, render_template, request, session
 
 from .. import metrics, service
 from ..games import ENGINES
-from ..games.base import RuleError, parse_rules
+from ..games.base import RuleError, currency_code, money, parse_rules
 from .context import table_url
 from .db import get_db
 from .i18n import _, say
@@ -153,6 +156,7 @@ def given(engine, values: dict[str, str]) -> dict[str, str]:
 def rules_from_form(engine, values: dict[str, str]) -> dict:
     """Form strings to the log's typed rule values (checked by the engine's settings)."""
     rules = {}
+    currency = _currency_typed(engine, values)
     for key, setting in engine.settings.items():
         text = values.get(key, "").strip()
         if text == "" or not setting.offered:
@@ -169,8 +173,10 @@ def rules_from_form(engine, values: dict[str, str]) -> dict:
                 rules[key] = int(text)
             except ValueError:
                 raise service.Refused("%(setting)s: type a whole number.", 400, setting=setting.label or key) from None
-        elif key == "stake" and text.count(",") == 1 and "." not in text:
-            rules[key] = text.replace(",", ".")  # "0,50", as most of Europe writes it
+        elif setting.check is money:
+            rules[key] = amount_typed(text, currency, setting.label or key)
+        elif setting.check is currency_code:
+            rules[key] = currency
         else:
             rules[key] = text
     try:
@@ -183,6 +189,101 @@ def rules_from_form(engine, values: dict[str, str]) -> dict:
         raise service.Refused("%(setting)s: must be %(expects)s, not %(value)s", 400, setting=setting.label or values["key"],
                              expects=setting.expects, value=values["value"]) from None
     return rules
+
+
+# --- amounts as typed on a phone ---------------------------------------------------------
+
+# a currency typed as its sign or name, beside an amount or in the currency field
+CURRENCY_WORDS = {"€": "EUR", "euro": "EUR", "euros": "EUR", "zł": "PLN", "zl": "PLN", "złoty": "PLN",
+                  "zloty": "PLN", "£": "GBP"}
+# the hundredth of a currency typed after an amount ("50c", "50 ct", "50 gr", "50p")
+HUNDREDTHS = {"c": "EUR USD CAD AUD NZD CHF", "ct": "EUR USD CAD AUD NZD CHF", "cts": "EUR USD CAD AUD NZD CHF",
+              "cent": "EUR USD CAD AUD NZD CHF", "cents": "EUR USD CAD AUD NZD CHF",
+              "gr": "PLN", "grosz": "PLN", "grosze": "PLN", "groszy": "PLN", "p": "GBP", "pence": "GBP",
+              "rp": "CHF", "rappen": "CHF"}
+SIGNS = {"$": "USD, CAD, AUD", "kr": "SEK, NOK, DKK"}  # one sign, several currencies
+AMOUNT = re.compile(r"^(?P<sign>[-+]?)\s*(?P<before>[^\d\s.,+-]*)\s*(?P<number>[\d.,'\s]*?)\s*(?P<after>[^\d\s.,+-]*)$")
+GROUPED = re.compile(r"^(?P<whole>\d{1,3}(?P<sep>[.,' ])\d{3}(?:(?P=sep)\d{3})*)(?:(?P<point>[.,])(?P<cents>\d+))?$")
+PLAIN = re.compile(r"^(?P<whole>\d*)(?:(?P<point>[.,])(?P<cents>\d*))?$")
+
+
+def _shown(text: str) -> str:
+    """What the host typed, as a refusal quotes it: one line, at most 40 characters."""
+    text = "".join(ch if ch.isprintable() else " " for ch in text)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def _currency_typed(engine, values: dict[str, str]) -> str:
+    """The currency field as a three-letter code: "eur", "€" and "zł" are EUR, EUR and PLN;
+    a sign several currencies share ("$") or what is no code is refused in words."""
+    key = next((key for key, setting in engine.settings.items() if setting.check is currency_code), None)
+    if key is None:
+        return ""
+    setting = engine.settings[key]
+    text = values.get(key, "").strip()
+    if not text or not setting.offered:
+        return setting.default
+    word = text.casefold()
+    if word in SIGNS:
+        raise service.Refused("%(setting)s: “%(value)s” is the sign of several currencies: type the three "
+                              "letters of yours, like %(codes)s.", 400, setting=setting.label or key,
+                              value=_shown(text), codes=SIGNS[word])
+    code = CURRENCY_WORDS.get(word, text)
+    try:
+        return currency_code(code)
+    except ValueError:
+        raise service.Refused("%(setting)s: “%(value)s” is no currency code: type its three letters, like "
+                              "EUR, PLN or GBP.", 400, setting=setting.label or key, value=_shown(text)) from None
+
+
+def amount_typed(text: str, currency: str, label: str) -> str:
+    """A stake as a host types it on a phone, as the log writes it ("0.50"): a comma or a
+    point for the decimals (",5" too), a thousands separator where it cannot be the decimals'
+    ("1.000,00", "1,000.00", "1 000"), the table's currency sign or code before or after it
+    ("€0.50", "0,50 €", "0,50 PLN") and its hundredths ("50c", "50 ct", "50 gr"). Refused, in
+    words, with what was typed: no amount, a negative one, more than two decimals, "1.000" (a
+    thousand or one?) and an amount in another currency than the table's."""
+    typed = text.strip()
+    cleaned = typed.replace("\u2212", "-").replace("\u2013", "-").replace("\u00a0", " ").replace("\u202f", " ")
+    match = AMOUNT.match(cleaned)
+    number = match and match["number"].strip()
+    if not match or not number or not re.search(r"\d", number) or (match["before"] and match["after"]):
+        raise service.Refused("%(setting)s: “%(value)s” is not an amount: type one like 0.50, or leave it "
+                              "empty to play without money.", 400, setting=label, value=_shown(typed))
+    if match["sign"] == "-" and number.strip("0.,' "):
+        raise service.Refused("%(setting)s: “%(value)s” is below zero, and a stake cannot be: type what the "
+                              "losers pay, like 0.50, or leave it empty to play without money.", 400,
+                              setting=label, value=_shown(typed))
+    marker = (match["before"] or match["after"]).casefold()
+    hundredths = bool(match["after"]) and marker in HUNDREDTHS
+    if marker:
+        codes = HUNDREDTHS[marker].split() if hundredths else [CURRENCY_WORDS.get(marker, marker.upper())]
+        if marker in SIGNS or currency not in codes:
+            raise service.Refused("%(setting)s: “%(value)s” is not in %(currency)s, the table's currency: type "
+                                  "the amount alone, like 0.50, and the currency in its own field.", 400,
+                                  setting=label, value=_shown(typed), currency=currency)
+    grouped = GROUPED.match(number)
+    if grouped and grouped["point"] != grouped["sep"] and not grouped["whole"].startswith("0"):
+        if grouped["sep"] in ".," and not grouped["point"] and grouped["whole"].count(grouped["sep"]) == 1:
+            raise service.Refused("%(setting)s: “%(value)s” could mean thousands or decimals: type it without "
+                                  "a thousands separator, like 2500, or with two decimals, like 2.50.", 400, setting=label, value=_shown(typed))
+        whole, cents = re.sub(r"\D", "", grouped["whole"]), grouped["cents"] or ""
+    else:
+        plain = PLAIN.match(number)
+        if not plain or not (plain["whole"] or plain["cents"]):
+            raise service.Refused("%(setting)s: “%(value)s” is not an amount: type one like 0.50, or leave it "
+                                  "empty to play without money.", 400, setting=label, value=_shown(typed))
+        whole, cents = plain["whole"], plain["cents"] or ""
+    amount = Decimal(f"{whole or 0}.{cents or 0}") / (100 if hundredths else 1)
+    if amount != amount.quantize(Decimal("0.01")):
+        raise service.Refused("%(setting)s: “%(value)s” has more than two decimals: type at most two, like "
+                              "0.50.", 400, setting=label, value=_shown(typed))
+    if amount >= 1_000_000:
+        raise service.Refused("%(setting)s: “%(value)s” is more than a stake can be: type less than a "
+                              "million.", 400, setting=label, value=_shown(typed))
+    if hundredths:
+        return str(amount.quantize(Decimal("0.01")))
+    return (whole.lstrip("0") or "0") + (f".{cents}" if cents else "")
 
 
 # --- joining ------------------------------------------------------------------------------
