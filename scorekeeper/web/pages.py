@@ -283,6 +283,7 @@ def amount_typed(text: str, currency: str, label: str) -> str:
                               "million.", 400, setting=label, value=_shown(typed))
     if hundredths:
         return str(amount.quantize(Decimal("0.01")))
+    cents = cents[:2] if len(cents) > 2 else cents  # "0,5000": zeros past the cents, checked above
     return (whole.lstrip("0") or "0") + (f".{cents}" if cents else "")
 
 
