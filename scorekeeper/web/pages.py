@@ -266,7 +266,8 @@ def amount_typed(text: str, currency: str, label: str) -> str:
     if grouped and grouped["point"] != grouped["sep"] and not grouped["whole"].startswith("0"):
         if grouped["sep"] in ".," and not grouped["point"] and grouped["whole"].count(grouped["sep"]) == 1:
             raise service.Refused("%(setting)s: “%(value)s” could mean thousands or decimals: type it without "
-                                  "a thousands separator, like 2500, or with two decimals, like 2.50.", 400, setting=label, value=_shown(typed))
+                                  "a thousands separator, like 2500, or with two decimals, like 2.50.", 400,
+                                  setting=label, value=_shown(typed))
         whole, cents = re.sub(r"\D", "", grouped["whole"]), grouped["cents"] or ""
     else:
         plain = PLAIN.match(number)
