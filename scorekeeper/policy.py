@@ -277,6 +277,20 @@ def _claim(who: Viewer, played: Any, table: Any) -> Refused | None:
                    "played there.", 403, code=table["code"] if table else "?")
 
 
+def _following_on(who: Viewer, played: Any, target: Any) -> Refused | None:
+    """The evening goes on at a new table, opened from this table's settlement (its join token
+    sent along as the new-table form's `after`): a phone that may link the two tables, and that
+    is shown the new table's code and join link here — the host, the phone that opened the
+    table, a seat let in; never the read-only board, a stranger, a waiting or removed phone.
+    Only once the game is over (its settlement offers the link; the card shows while it is the
+    table's game)."""
+    if who.read_only or not (who.host or who.opened or (who.seat and not who.waiting)):
+        return Refused(JOIN_FIRST, 403)
+    if played is None or not played.finished:
+        return Refused("Finish this game first: a rematch starts when the last entry is in.")
+    return None
+
+
 RULES: dict[str, Callable[[Viewer, Any, Any], Refused | None]] = {
     "invite": _join_link, "history": _join_link, "export": _join_link,
     "write": _writing, "draft": _writing, "at_table": _at_table,
@@ -292,7 +306,7 @@ RULES: dict[str, Callable[[Viewer, Any, Any], Refused | None]] = {
     "new_link": _hosts(Text("Only the host can change the table.")),
     "teams": _hosts(Text("Only the host can set the teams.")),
     "answer_claim": _hosts(Text("Only the host of this table can confirm or dismiss an imported game.")),
-    "claim": _claim,
+    "claim": _claim, "follow_on": _following_on,
     "take_host": _taking_host, "hand_host": _handing_host,
 }
 ACTIONS = frozenset(RULES)

@@ -956,6 +956,62 @@ def moved_to(db: sqlite_utils.Database, old_token: str, device: str) -> dict | N
     return table if who.follows_a_new_link else None
 
 
+# --- the evening goes on at another table ---------------------------------------------------
+#
+# A settlement links every game's new-table form with the players' names and, for a phone that
+# may (policy "follow_on": the host, the phone that opened the table, a seat let in), the table's
+# join token as `after` (a hidden field of the form). Once the new table is open, the old one
+# keeps it (`tables.next_table`, the newest wins, with the game it follows: store m012), a change
+# of the old table: its streams send every phone the whole board, where the phones that may are
+# shown "The evening goes on: <game> at table <code>" and the new table's join link, and tap
+# their names there (the same names, seated by the form). An `after` that names no table, or one
+# the opening phone may not link (a stranger, a removed phone, a game not over), links nothing,
+# says nothing and never stops the new table from opening.
+
+
+def follow_on(db: sqlite_utils.Database, device: str, after: Any, new_table: dict) -> int | None:
+    """Link `new_table` as the next table of the table whose join token is `after`, if the
+    opening phone `device` may: the old table's id (its streams to wake), or None."""
+    if not isinstance(after, str) or not after or len(after) > 64 or not device:
+        return None
+    try:
+        old = by_join_token(db, after)
+    except Refused:
+        return None
+    if old["id"] == new_table["id"]:
+        return None
+
+    def link(change: Write) -> int | None:
+        table = change.db["tables"].get(old["id"])
+        who = viewer(change.db, table, device)
+        game = current_game(change.db, table["id"])
+        if refusal_of("follow_on", who, load(change.db, game)):
+            change.table = None  # nothing written: no change of the table either
+            return None
+        change.db["tables"].update(table["id"], {"next_table": new_table["id"], "next_after_game": game["id"]})
+        return table["id"]
+
+    try:
+        return write(db, old, None, link)
+    except Refused:
+        return None
+
+
+def next_table(db: sqlite_utils.Database, table: dict, who: Viewer, played: Played) -> dict | None:
+    """The next table of the evening as `who` is shown it at `table` (its code, join token and
+    game's title), while the game it follows is the table's game; None for anyone the policy
+    does not show it to."""
+    if not table.get("next_table") or table.get("next_after_game") != played.row["id"]:
+        return None
+    if refusal_of("follow_on", who, played):
+        return None
+    rows = store.rows(db, "SELECT t.code, t.join_token, g.game FROM tables t JOIN games g ON g.table_id = t.id "
+                          "WHERE t.id = ? ORDER BY g.number DESC LIMIT 1", [table["next_table"]])
+    if not rows or rows[0]["game"] not in ENGINES:
+        return None
+    return {**rows[0], "title": ENGINES[rows[0]["game"]].title}
+
+
 def _seat_of(db, table, seat_id, refused: Refused) -> dict:
     try:
         seat = db["seats"].get(int(seat_id))

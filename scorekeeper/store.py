@@ -247,6 +247,15 @@ def m011_the_host_can_change(db: sqlite_utils.Database) -> None:
     db.execute("INSERT INTO host_seen (table_id, at) SELECT id, ? FROM tables", [time.time()])
 
 
+@migrations()
+def m012_the_evening_goes_on(db: sqlite_utils.Database) -> None:
+    # the next table of the evening, opened from this table's settlement by a phone that may
+    # (policy "follow_on"): the newest wins; `next_after_game`, the game of this table it follows
+    # (its card shows while that game is this table's current one: service.next_table)
+    db["tables"].add_column("next_table", int)
+    db["tables"].add_column("next_after_game", int)
+
+
 def connect(path: str, folds: FoldCache | None = None, limits: dict[str, Any] | None = None,
             node: str = "") -> Database:
     """A connection with the durability settings every process must use; `folds`, the fold

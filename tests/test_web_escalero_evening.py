@@ -122,8 +122,10 @@ def test_the_next_game_of_the_evening_opens_with_the_same_names(phone):
     _, page = finished_game(phone, "pl")
     settle = page.split('id="settle"')[1]
     assert "Inna gra z tymi samymi graczami:" in settle
+    token = re.search(r'/t/([^/"]+)/', page).group(1)  # the host's: the table's phones follow (next table)
     for game in ENGINES:
-        assert f'href="/new/{game}?{urlencode([("player", name) for name in NAMES])}"' in settle, game
+        query = urlencode([("player", name) for name in NAMES] + [("after", token)])
+        assert f'href="/new/{game}?{query}"' in settle, game
     form = phone().speaking("pl").get("/new/yatzy?" + urlencode([("player", name) for name in NAMES]))
     names = re.findall(r'name="player" value="([^"]*)"', html.unescape(form.get_data(as_text=True)))
     assert names[:4] == list(NAMES) and not any(names[4:])

@@ -148,6 +148,11 @@ class TableContext:
         return self.db["claims"].count_where("table_id = ? AND status = 'open'", [self.table["id"]])
 
     @cached_property
+    def next_table(self) -> dict | None:
+        """The table the evening went on at, as this viewer is shown it (service.next_table)."""
+        return service.next_table(self.db, self.table, self.who, self.played)
+
+    @cached_property
     def ledger(self) -> dict:
         return service.ledger(self.db, self.table["id"])
 

@@ -11,7 +11,7 @@ from .. import metrics, service
 from ..games import ENGINES
 from ..games.base import RuleError, currency_code, money, parse_rules
 from .context import table_url
-from .db import get_db
+from .db import get_db, hub
 from .i18n import _, say
 from .security import client_address, device_id
 from .writes import MAX_FIELD, field
@@ -61,7 +61,8 @@ def new(game: str):
     """The form; `?player=` names fill it (the next game of the evening, from a settlement)."""
     engine = ENGINES.get(game) or abort(404, _("There is no such game."))
     names = [name[:MAX_FIELD] for name in request.args.getlist("player")][: service.MAX_SEATS]
-    form = new_form(engine, {}, names)
+    # `after`: the join token of the table whose settlement linked here (service.follow_on)
+    form = new_form(engine, {"after": request.args.get("after", "")[:MAX_FIELD]}, names)
     try:
         _check_seats(engine, {}, names)
     except service.Refused as refusal:
@@ -97,6 +98,11 @@ def create(game: str):
     except service.Refused as refusal:
         metrics.refused(refusal)
         return render_template("new.html", **new_form(engine, values, names), message=say(refusal)), refusal.status
+    # opened from a settlement: the table it came from shows its phones the way here (a forged
+    # or a stranger's `after` links nothing, and says nothing: service.follow_on)
+    linked = service.follow_on(get_db(), device_id(), values["after"], table)
+    if linked is not None:
+        hub().notify(linked)
     return redirect(table_url("table.table", table), 303)
 
 
@@ -104,7 +110,7 @@ def posted_form(engine) -> tuple[list[str], dict[str, str]]:
     """The names and the form's values (each setting's, and how the table is seated) as posted."""
     names = [n[:MAX_FIELD] for n in request.form.getlist("player")][: service.MAX_SEATS + 1]
     values = {key: field(f"rule_{key}") for key in engine.settings}
-    return names, values | {"seating": field("seating"), "scribe": field("scribe")}
+    return names, values | {"seating": field("seating"), "scribe": field("scribe"), "after": field("after")}
 
 
 def new_form(engine, values: dict[str, str], names: list[str]) -> dict:

@@ -1,0 +1,78 @@
+"""The evening goes on at a new table: the phones at the old one are shown the way there
+(service.follow_on; found by the next table helper)."""
+
+import html
+import re
+from urllib.parse import parse_qs, urlsplit
+
+from tests.test_web_escalero_evening import NAMES, finished_game
+
+
+def board(phone, url) -> str:
+    return html.unescape(phone.get(url).get_data(as_text=True))
+
+
+def card(page: str) -> str | None:
+    found = re.search(r'<p class="card next-table"[^>]*>(.*?)</p>', page, re.S)
+    return re.sub(r"\s+", " ", found.group(1)) if found else None
+
+
+def test_the_phones_at_the_old_table_follow_the_host_to_the_next_one(phone):
+    """The host opened the next game from the settlement's link, and every friend's phone stayed
+    on the old table: each had to scan the new table's QR code. The old table's board shows its
+    seated phones "The evening goes on" with the new table's join link (there, the same names to
+    tap); not the read-only board, a stranger's phone or a forged link's."""
+    host, page = finished_game(phone, "en")
+    token = re.search(r'/t/([^/"]+)/', page).group(1)
+    lena = phone().speaking("de")
+    lena.join(token, "Lena")
+    stranger = phone()
+    board_token = re.search(r'href="/b/([^/"]+)"', page).group(1)
+    # the settlement's link carries the old table's join token to the host's and Lena's phones
+    link = re.search(r'class="next-game">.*?href="([^"]+)"', page, re.S).group(1)
+    query = parse_qs(urlsplit(link).query)
+    assert query["after"] == [token] and query["player"] == list(NAMES)
+    assert f"after={token}" in board(lena, f"/t/{token}").split('class="next-game"')[1].split("</p>")[0]
+    assert "after=" not in board(stranger, f"/t/{token}").split('class="next-game"')[1].split("</p>")[0]
+    # the form keeps it, hidden; opening the table links the old one to it
+    form = board(host, link)
+    assert f'<input type="hidden" name="after" value="{token}">' in form
+    game = urlsplit(link).path.rsplit("/", 1)[-1]
+    before = lena.board_change(token)
+    opened = host.post(f"/new/{game}", {"player": list(NAMES), "after": token}, fetch=False)
+    assert opened.status_code == 303
+    new = opened.headers["Location"].rsplit("/", 1)[-1]
+    code = re.search(r'class="code-big">[^<]*<b>([^<]+)</b>', board(host, f"/t/{new}")).group(1)
+    assert int(lena.board_change(token)) > int(before)  # a change of the old table: its streams send the board
+    # Lena's phone, in German: the card and the new join link; there she taps her name
+    shown = card(board(lena, f"/t/{token}"))
+    assert shown and f"Der Abend geht weiter" in shown and code in shown, shown
+    assert f'href="/t/{new}"' in shown
+    assert card(board(host, f"/t/{token}")) and f'href="/t/{new}"' in card(board(host, f"/t/{token}"))
+    lena.join(new, "Lena")
+    # nobody else: a stranger's phone on the join link, the read-only board
+    assert card(board(stranger, f"/t/{token}")) is None
+    assert card(board(phone(), f"/b/{board_token}")) is None
+    assert new not in board(stranger, f"/t/{token}") and new not in board(phone(), f"/b/{board_token}")
+    # and a live message of the old table's board carries the card to Lena only
+    assert f'href="/t/{new}"' in lena.get(f"/t/{token}/board", headers={"HX-Request": "true"}).get_data(as_text=True)
+
+
+def test_a_forged_or_a_stranger_s_after_links_nothing_and_the_table_opens(phone):
+    """An `after` that names no table, or a table the opening phone has no seat at, links
+    nothing and says nothing: the new table opens as ever."""
+    host, page = finished_game(phone, "en")
+    token = re.search(r'/t/([^/"]+)/', page).group(1)
+    lena = phone()
+    lena.join(token, "Lena")
+    before = lena.board_change(token)
+    for after in ("forged-token", token + "x", "", "x" * 1999):
+        stranger = phone()
+        opened = stranger.post("/new/escalero", {"player": ["Anna", "Ben"], "after": after}, fetch=False)
+        assert opened.status_code == 303, after[:20]
+    stranger = phone()
+    stranger.get(f"/t/{token}")  # a stranger who has the join link: no seat there
+    opened = stranger.post("/new/escalero", {"player": ["Anna", "Ben"], "after": token}, fetch=False)
+    assert opened.status_code == 303
+    assert lena.board_change(token) == before  # no change of the old table
+    assert card(board(lena, f"/t/{token}")) is None and card(board(host, f"/t/{token}")) is None
