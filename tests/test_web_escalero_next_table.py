@@ -5,6 +5,7 @@ import html
 import re
 from urllib.parse import parse_qs, urlsplit
 
+from tests.test_seats import host_says, seat_of
 from tests.test_web_escalero_evening import NAMES, finished_game
 
 
@@ -17,7 +18,7 @@ def card(page: str) -> str | None:
     return re.sub(r"\s+", " ", found.group(1)) if found else None
 
 
-def test_the_phones_at_the_old_table_follow_the_host_to_the_next_one(phone):
+def test_the_phones_at_the_old_table_follow_the_host_to_the_next_one(app, phone):
     """The host opened the next game from the settlement's link, and every friend's phone stayed
     on the old table: each had to scan the new table's QR code. The old table's board shows its
     seated phones "The evening goes on" with the new table's join link (there, the same names to
@@ -26,6 +27,9 @@ def test_the_phones_at_the_old_table_follow_the_host_to_the_next_one(phone):
     token = re.search(r'/t/([^/"]+)/', page).group(1)
     lena = phone().speaking("de")
     lena.join(token, "Lena")
+    gosia = phone()
+    gosia.join(token, "Gosia")
+    assert host_says(host, token, f"/seats/{seat_of(app, token, 'Gosia')['id']}/remove").status_code == 200
     stranger = phone()
     board_token = re.search(r'href="/b/([^/"]+)"', page).group(1)
     # the settlement's link carries the old table's join token to the host's and Lena's phones
@@ -50,12 +54,15 @@ def test_the_phones_at_the_old_table_follow_the_host_to_the_next_one(phone):
     assert f'href="/t/{new}"' in shown
     assert card(board(host, f"/t/{token}")) and f'href="/t/{new}"' in card(board(host, f"/t/{token}"))
     lena.join(new, "Lena")
-    # nobody else: a stranger's phone on the join link, the read-only board
-    assert card(board(stranger, f"/t/{token}")) is None
+    # nobody else: a stranger's phone on the join link, a removed phone, the read-only board
+    assert card(board(stranger, f"/t/{token}")) is None and card(board(gosia, f"/t/{token}")) is None
     assert card(board(phone(), f"/b/{board_token}")) is None
     assert new not in board(stranger, f"/t/{token}") and new not in board(phone(), f"/b/{board_token}")
     # and a live message of the old table's board carries the card to Lena only
     assert f'href="/t/{new}"' in lena.get(f"/t/{token}/board", headers={"HX-Request": "true"}).get_data(as_text=True)
+    # a rematch at the old table after all: the card was about the game before it
+    assert host.write(f"/t/{token}/rematch", {"idem": "again"}).status_code == 200
+    assert card(board(lena, f"/t/{token}")) is None
 
 
 def test_a_forged_or_a_stranger_s_after_links_nothing_and_the_table_opens(phone):
