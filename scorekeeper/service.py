@@ -977,7 +977,9 @@ def follow_on(db: sqlite_utils.Database, device: str, after: Any, new_table: dic
     try:
         old = by_join_token(db, after)
     except Refused:
-        return None
+        old = moved_to(db, after, device)  # the host gave the table a new join link since
+        if old is None:
+            return None
     if old["id"] == new_table["id"]:
         return None
 
@@ -993,7 +995,7 @@ def follow_on(db: sqlite_utils.Database, device: str, after: Any, new_table: dic
 
     try:
         return write(db, old, None, link)
-    except Refused:
+    except (Refused, sqlite3.Error):  # the new table is open all the same
         return None
 
 

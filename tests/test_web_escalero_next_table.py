@@ -83,3 +83,19 @@ def test_a_forged_or_a_stranger_s_after_links_nothing_and_the_table_opens(phone)
     assert opened.status_code == 303
     assert lena.board_change(token) == before  # no change of the old table
     assert card(board(lena, f"/t/{token}")) is None and card(board(host, f"/t/{token}")) is None
+
+
+def test_a_settlement_shown_before_a_new_join_link_still_leads_the_table_on(phone):
+    """The host made the table a new join link after the game, and opened the next table from
+    the settlement still on the screen (the old link's token as `after`): the table is linked
+    all the same, its phones shown the way."""
+    host, page = finished_game(phone, "en")
+    token = re.search(r'/t/([^/"]+)/', page).group(1)
+    lena = phone()
+    lena.join(token, "Lena")
+    assert host_says(host, token, "/settings", {"new_link": "yes"}).status_code == 200
+    moved = host.get(f"/t/{token}").headers["Location"].rsplit("/", 1)[-1]
+    assert moved != token
+    opened = host.post("/new/escalero", {"player": list(NAMES), "after": token}, fetch=False)
+    new = opened.headers["Location"].rsplit("/", 1)[-1]
+    assert f'href="/t/{new}"' in (card(board(lena, f"/t/{moved}")) or "")
