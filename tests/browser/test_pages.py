@@ -80,7 +80,7 @@ def test_every_fold_that_opens_on_a_tap_shows_a_triangle(server, new_phone):
     friend = new_phone()
     friend.goto(link)
     sit(friend, "Ben")
-    folds = [(friend, "#invite > details > summary")]
+    folds = [(friend, "#invite > details:first-child > summary"), (friend, "#hosting > summary")]
     history = new_phone()
     history.goto(link + "/history")
     folds.append((history, "details.entries > summary"))
