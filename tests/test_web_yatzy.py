@@ -400,3 +400,14 @@ def test_the_host_s_own_entries_name_the_host_in_the_reader_s_language(table):
     assert stale.status_code == 409 and "Das hat Gastgeber schon eingetragen" in said(stale)
     assert '<span class="who">Gastgeber</span>' in card(ben, token)
     assert '<span class="who">host</span>' in card(anna, token)  # in English
+
+
+def test_a_box_s_name_breaks_at_a_syllable_where_the_phone_hyphenates():
+    """With a phone's text set large, a box's name broke inside a word ("Dreierpas / ch" in
+    German, "Szans / a" in Polish): the labels hyphenate in the page's language (its <html
+    lang>) where the phone can, and break anywhere only where it cannot."""
+    sheet = (Path(__file__).parents[1] / "scorekeeper/web/games/yatzy/static/yatzy.css").read_text()
+    rule = re.search(r"\.yz-card \.rowlabel, \.yz-card #totals th \{([^}]*)\}", sheet).group(1)
+    assert "hyphens: auto" in rule and "overflow-wrap: anywhere" in rule
+    base = (Path(__file__).parents[1] / "templates/base.html").read_text()
+    assert '<html lang="{{ html_lang() }}"' in base
