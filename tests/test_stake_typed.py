@@ -31,7 +31,8 @@ def opened(app, phone, stake, currency=None) -> dict:
     ("0,50 €", "€", "0.50", "EUR"), ("0,50€", None, "0.50", None), ("1.000,00", None, "1000.00", None),
     ("1,000.00", None, "1000.00", None), (" 0.50 ", None, "0.50", None), ("0,50 zł", "PLN", "0.50", "PLN"),
     ("0,50", "zł", "0.50", "PLN"), ("0,50 PLN", "pln", "0.50", "PLN"), ("50 gr", "PLN", "0.50", "PLN"),
-    ("0,500000000000", None, "0.50", None),
+    ("0,500000000000", None, "0.50", None), ("٣", None, "3", None), ("０.５０", None, "0.50", None),
+    ("٠٫٥٠", None, "0.50", None),
 ])
 def test_a_stake_typed_as_a_pub_types_it_opens_the_table(app, phone, typed, currency, stake, code):
     rules = opened(app, phone, typed, currency)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from decimal import Decimal
 
 from flask import Blueprint, abort, redirect, render_template, request, session
@@ -207,6 +208,7 @@ HUNDREDTHS = {"c": "EUR USD CAD AUD NZD CHF", "ct": "EUR USD CAD AUD NZD CHF", "
               "cent": "EUR USD CAD AUD NZD CHF", "cents": "EUR USD CAD AUD NZD CHF",
               "gr": "PLN", "grosz": "PLN", "grosze": "PLN", "groszy": "PLN", "p": "GBP", "pence": "GBP",
               "rp": "CHF", "rappen": "CHF"}
+FULL_WIDTH = {"\uff0e": ".", "\uff0c": ",", "\u066b": ",", "\u066c": "'", "\uff07": "'"}  # "．" "，" "٫" "٬" "＇"
 SIGNS = {"$": "USD, CAD, AUD", "kr": "SEK, NOK, DKK"}  # one sign, several currencies
 AMOUNT = re.compile(r"^(?P<sign>[-+]?)\s*(?P<before>[^\d\s.,+-]*)\s*(?P<number>[\d.,'\s]*?)\s*(?P<after>[^\d\s.,+-]*)$")
 GROUPED = re.compile(r"^(?P<whole>\d{1,3}(?P<sep>[.,' ])\d{3}(?:(?P=sep)\d{3})*)(?:(?P<point>[.,])(?P<cents>\d+))?$")
@@ -251,6 +253,9 @@ def amount_typed(text: str, currency: str, label: str) -> str:
     thousand or one?) and an amount in another currency than the table's."""
     typed = text.strip()
     cleaned = typed.replace("\u2212", "-").replace("\u2013", "-").replace("\u00a0", " ").replace("\u202f", " ")
+    # a phone's own digits ("٣", full-width "０.５０") as the log's: the engine's Decimal reads them,
+    # and the log, the board and every export kept "٣" as typed
+    cleaned = "".join(str(unicodedata.decimal(ch)) if ch.isdecimal() else FULL_WIDTH.get(ch, ch) for ch in cleaned)
     match = AMOUNT.match(cleaned)
     number = match and match["number"].strip()
     if not match or not number or not re.search(r"\d", number) or (match["before"] and match["after"]):
