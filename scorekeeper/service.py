@@ -1712,13 +1712,20 @@ def _own_games(db: sqlite_utils.Database, table_id: int, name_of: Callable[[str]
 
 def _played_elsewhere(db: sqlite_utils.Database, real: dict, game: Game, state: Any) -> bool:
     """Whether a game claiming `real` is, or goes on from, a game played for real at another
-    table of this server in the day before `real` opened or since (an evening's tables)."""
+    table of this server in the day before `real` opened or since (an evening's tables).
+    Asked inside the import's write: only a game of the same players, with an entry, is folded
+    (not every game of a busy server since, each a fold with every other write waiting)."""
     since = (datetime.fromisoformat(real["created_at"]) - timedelta(days=1)).isoformat(timespec="seconds")
+    players = {skeleton(player) for player in game.setup.players}
     rows = store.rows(db, "SELECT g.* FROM games g JOIN tables t ON t.id = g.table_id "
-                          "WHERE g.game = ? AND t.imported = 0 AND t.id != ? AND g.created_at >= ?",
-                      [game.engine.name, real["id"], since])
+                          "WHERE g.game = ? AND t.imported = 0 AND t.id != ? AND g.created_at >= ? "
+                          "AND json_array_length(g.header, '$.players') = ? "
+                          "AND EXISTS (SELECT 1 FROM events e WHERE e.game_id = g.id AND e.kind = 'entry')",
+                      [game.engine.name, real["id"], since, len(players)])
     claimed = normal_game(game, state)
     for row in rows:
+        if {skeleton(player) for player in json.loads(row["header"]).get("players", [])} != players:
+            continue
         other = load(db, row)
         if other.game is not None and other.entries and _continues(normal_game(other.game, other.state), claimed):
             return True
