@@ -876,6 +876,10 @@ def set_table(db: sqlite_utils.Database, table: dict, who: Viewer, approve_seats
         if new_link:
             change.db["retired_links"].insert({"token": table["join_token"], "table_id": table["id"], "at": now()})
             values.update(join_token=token(node_of(change.db)), code=_free_code(change.db))
+            # the tables whose evening went on here show its code and join link (next_table): a
+            # change of theirs too, or their streams kept sending the card with the dead link
+            for (earlier,) in change.db.execute("SELECT id FROM tables WHERE next_table = ?", [table["id"]]).fetchall():
+                changed(change.db, earlier, None, who.device)
         if values:
             change.db["tables"].update(table["id"], values)
         change.table = change.db["tables"].get(table["id"])

@@ -99,3 +99,23 @@ def test_a_settlement_shown_before_a_new_join_link_still_leads_the_table_on(phon
     opened = host.post("/new/escalero", {"player": list(NAMES), "after": token}, fetch=False)
     new = opened.headers["Location"].rsplit("/", 1)[-1]
     assert f'href="/t/{new}"' in (card(board(lena, f"/t/{moved}")) or "")
+
+
+def test_a_new_join_link_at_the_next_table_reaches_the_old_table_s_card(app, phone):
+    """The new table's host gave it a new join link: the old table's card, sent to its phones
+    from the board its streams had (made once per change), kept the dead code and link, and a
+    friend not yet seated there was told "There is no such table". The new link is a change of
+    the old table too: its phones get the card again, with the new code."""
+    host, page = finished_game(phone, "en")
+    token = re.search(r'/t/([^/"]+)/', page).group(1)
+    lena = phone()
+    lena.join(token, "Lena")
+    link = re.search(r'class="next-game">.*?href="([^"]+)"', page, re.S).group(1)
+    game = urlsplit(link).path.rsplit("/", 1)[-1]
+    opened = host.post(f"/new/{game}", {"player": list(NAMES), "after": token}, fetch=False)
+    new = opened.headers["Location"].rsplit("/", 1)[-1]
+    before = lena.board_change(token)
+    assert host_says(host, new, "/settings", {"new_link": "yes"}).status_code == 200
+    assert int(lena.board_change(token)) > int(before)
+    moved = re.search(r'href="/t/([^"]+)"', card(board(lena, f"/t/{token}"))).group(1)
+    assert moved != new and phone().get(f"/t/{moved}").status_code == 200
