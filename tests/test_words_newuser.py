@@ -88,14 +88,16 @@ def test_a_host_who_just_opened_a_table_is_told_how_friends_join(phone, lang, sa
     assert said.format(code=code) not in text(friend)
 
 
-@pytest.mark.parametrize("lang, example", [("de", "„EUR“"), ("pl", "„EUR”"), ("es", "«EUR»")])
-def test_a_currency_refused_on_the_new_table_form_quotes_its_example_as_the_stake_does(phone, lang, example):
-    """A first-time host types "€" as the currency: refused, as it should be, with the example in
-    English quotes ("wie \\"EUR\\"") where the stake's refusal on the same form quotes its own in
-    the language's quotes („0,50“): the currency's example is quoted the same way now."""
+@pytest.mark.parametrize("lang, quoted", [("de", "„EURO1“"), ("pl", "„EURO1”"), ("es", "«EURO1»")])
+def test_a_currency_refused_on_the_new_table_form_is_quoted_as_the_stake_is(phone, lang, quoted):
+    """A first-time host types "€" as the currency: the table opens in EUR (it was refused,
+    afbc061); what is no currency is refused with what was typed in the language's quotes, as
+    the stake's refusal on the same form quotes its own (it read English quotes beside „0,50“)."""
     host = phone().speaking(lang)
-    response = host.post("/new/escalero", {"player": ["Anna", "Ben"], "rule_currency": "€"}, fetch=False)
+    opened = host.post("/new/escalero", {"player": ["Anna", "Ben"], "rule_currency": "€"}, fetch=False)
+    assert opened.status_code == 303
+    response = host.post("/new/escalero", {"player": ["Anna", "Ben"], "rule_currency": "EURO1"}, fetch=False)
     assert response.status_code == 400
     said = text(response.get_data(as_text=True))
-    assert example in said
-    assert '"EUR"' not in said
+    assert quoted in said
+    assert '"EURO1"' not in said and "'EURO1'" not in said
