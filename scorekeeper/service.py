@@ -1003,19 +1003,25 @@ def follow_on(db: sqlite_utils.Database, device: str, after: Any, new_table: dic
         return None
 
 
-def next_table(db: sqlite_utils.Database, table: dict, who: Viewer, played: Played) -> dict | None:
-    """The next table of the evening as `who` is shown it at `table` (its code, join token and
-    game's title), while the game it follows is the table's game; None for anyone the policy
-    does not show it to."""
-    if not table.get("next_table") or table.get("next_after_game") != played.row["id"]:
+def went_on_at(db: sqlite_utils.Database, table: dict, game_id: int) -> dict | None:
+    """The table the evening went on at from `table` (its code, tokens and game's title), while
+    the game it follows, `game_id`, is the table's game; else None. Nobody's view: the card
+    (`next_table`) and the big screen (web/tv.py) each show what their viewer may see of it."""
+    if not table.get("next_table") or table.get("next_after_game") != game_id:
         return None
-    if refusal_of("follow_on", who, played):
-        return None
-    rows = store.rows(db, "SELECT t.code, t.join_token, g.game FROM tables t JOIN games g ON g.table_id = t.id "
-                          "WHERE t.id = ? ORDER BY g.number DESC LIMIT 1", [table["next_table"]])
+    rows = store.rows(db, "SELECT t.code, t.join_token, t.board_token, g.game FROM tables t JOIN games g "
+                          "ON g.table_id = t.id WHERE t.id = ? ORDER BY g.number DESC LIMIT 1", [table["next_table"]])
     if not rows or rows[0]["game"] not in ENGINES:
         return None
     return {**rows[0], "title": ENGINES[rows[0]["game"]].title}
+
+
+def next_table(db: sqlite_utils.Database, table: dict, who: Viewer, played: Played) -> dict | None:
+    """The next table of the evening as `who` is shown it at `table` (its code, join token and
+    game's title: `went_on_at`); None for anyone the policy does not show it to."""
+    if not table.get("next_table") or refusal_of("follow_on", who, played):
+        return None
+    return went_on_at(db, table, played.row["id"])
 
 
 def _seat_of(db, table, seat_id, refused: Refused) -> dict:

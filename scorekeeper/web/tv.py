@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 from flask import Response, abort, g, redirect, render_template, request, url_for
 
-from .. import store
+from .. import service
 from .context import TableContext, table_blueprint
 from .table import board_html
 from .writes import fragment
@@ -43,13 +43,12 @@ def join():
 
 @bp.app_template_global("moves_on")
 def moves_on(ctx: TableContext) -> str | None:
-    """The board token of the table the evening went on at, for the read-only board of the
-    table it came from, while the finished game it follows is this table's; else None."""
-    table = ctx.table
-    if not ctx.who.read_only or not table.get("next_table") or table.get("next_after_game") != ctx.game_row["id"]:
+    """The board token of the table the evening went on at (service.went_on_at), for the
+    read-only board of the table it came from; else None."""
+    if not ctx.who.read_only or not ctx.table.get("next_table"):
         return None
-    rows = store.rows(ctx.db, "SELECT board_token FROM tables WHERE id = ?", [table["next_table"]])
-    return rows[0]["board_token"] if rows else None
+    went = service.went_on_at(ctx.db, ctx.table, ctx.game_row["id"])
+    return went["board_token"] if went else None
 
 
 @bp.get("/tv/next")
