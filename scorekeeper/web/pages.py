@@ -22,7 +22,7 @@ bp = Blueprint("pages", __name__)
 
 @bp.get("/")
 def index():
-    return render_template("index.html", engines=ENGINES.values(), mine=my_tables())
+    return render_template("index.html", mine=my_tables())
 
 
 def my_tables() -> list[tuple[dict, service.Played, int]]:
@@ -51,10 +51,9 @@ def rules(game: str):
 NAME_FIELDS = 8  # name fields on the form of a game whose seats are not one number
 
 
-@bp.record_once
-def _games_in_templates(state) -> None:
-    """The games, for a settlement's "another game with the same names" (templates/_parts.html)."""
-    state.app.jinja_env.globals["engines"] = ENGINES
+# the games by name, for every page that lists or names them (the start page, a player's, a
+# settlement's "another game with the same names")
+bp.add_app_template_global(ENGINES, "engines")
 
 
 @bp.get("/new/<game>")
@@ -308,6 +307,6 @@ def join_by_code():
         table = service.by_code(get_db(), field("code"), client_address())
     except service.Refused as refusal:
         metrics.refused(refusal)
-        return render_template("index.html", engines=ENGINES.values(), message=say(refusal),
+        return render_template("index.html", message=say(refusal),
                                code=field("code")[:12]), refusal.status
     return redirect(table_url("table.table", table), 303)

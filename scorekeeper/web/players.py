@@ -123,7 +123,7 @@ def player(name: str):
             figure_charts[game] = charts.line(series)
     results = charts.bars([(ENGINES[game].title, figures.games, figures.wins)
                            for game, figures in found.games.items()])
-    return render_template("player.html", player=found, lines=list(reversed(lines)), engines=ENGINES,
+    return render_template("player.html", player=found, lines=list(reversed(lines)),
                            money_charts=money_charts, figure_charts=figure_charts, results=results)
 
 
