@@ -35,6 +35,7 @@ bp = table_blueprint("table", __name__)
 bp.add_app_template_global(idem_key, "idem")
 bp.add_app_template_global(service.seat_mark, "seat_mark")
 bp.add_app_template_global(policy.HOST_GONE, "host_gone")
+bp.add_app_template_global(policy.opened, "opened")  # the table is its own: never removed
 
 # --- the table screen -------------------------------------------------------------------------
 
