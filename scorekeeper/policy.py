@@ -277,18 +277,27 @@ def _claim(who: Viewer, played: Any, table: Any) -> Refused | None:
                    "played there.", 403, code=table["code"] if table else "?")
 
 
-def _following_on(who: Viewer, played: Any, target: Any) -> Refused | None:
-    """The evening goes on at a new table, opened from this table's settlement (its join token
-    sent along as the new-table form's `after`): a phone that may link the two tables, and that
-    is shown the new table's code and join link here — the host, the phone that opened the
-    table, a seat let in; never the read-only board, a stranger, a waiting or removed phone.
-    Only once the game is over (its settlement offers the link; the card shows while it is the
-    table's game)."""
-    if who.read_only or not (who.host or who.opened or (who.seat and not who.waiting)):
+def _seeing_next(who: Viewer, played: Any, target: Any) -> Refused | None:
+    """The evening went on at a new table, opened from this table's settlement: the phones that
+    are shown "The evening goes on" with the new table's code and join link here — the ones a
+    new join link of this table sends on too (`Viewer.follows_a_new_link`: the host, the phone
+    that opened the table, a seat let in or still waiting for the host's yes, which else stayed
+    on a finished table); never the read-only board, a stranger, a turned-away or removed phone.
+    Only once the game is over (the card shows while it is the table's game)."""
+    if who.read_only or not who.follows_a_new_link:
         return Refused(JOIN_FIRST, 403)
     if played is None or not played.finished:
         return Refused("Finish this game first: a rematch starts when the last entry is in.")
     return None
+
+
+def _following_on(who: Viewer, played: Any, target: Any) -> Refused | None:
+    """Leading the table on to a new table opened from its settlement (this table's join token
+    sent along as the new-table form's `after`): a phone that is shown the way there
+    (`_seeing_next`) and has a say at the table — not a seat still waiting for the host's yes."""
+    if who.waiting and not (who.host or who.opened):
+        return Refused("The host has not let your seat in yet.", 403)
+    return _seeing_next(who, played, target)
 
 
 RULES: dict[str, Callable[[Viewer, Any, Any], Refused | None]] = {
@@ -306,7 +315,7 @@ RULES: dict[str, Callable[[Viewer, Any, Any], Refused | None]] = {
     "new_link": _hosts(Text("Only the host can change the table.")),
     "teams": _hosts(Text("Only the host can set the teams.")),
     "answer_claim": _hosts(Text("Only the host of this table can confirm or dismiss an imported game.")),
-    "claim": _claim, "follow_on": _following_on,
+    "claim": _claim, "follow_on": _following_on, "see_next_table": _seeing_next,
     "take_host": _taking_host, "hand_host": _handing_host,
 }
 ACTIONS = frozenset(RULES)

@@ -966,8 +966,9 @@ def moved_to(db: sqlite_utils.Database, old_token: str, device: str) -> dict | N
 # may (policy "follow_on": the host, the phone that opened the table, a seat let in), the table's
 # join token as `after` (a hidden field of the form). Once the new table is open, the old one
 # keeps it (`tables.next_table`, the newest wins, with the game it follows: store m012), a change
-# of the old table: its streams send every phone the whole board, where the phones that may are
-# shown "The evening goes on: <game> at table <code>" and the new table's join link, and tap
+# of the old table: its streams send every phone the whole board, where the phones that may
+# (policy "see_next_table": those "follow_on" allows, and a seat still waiting for the host's
+# yes) are shown "The evening goes on: <game> at table <code>" and the new table's join link, and tap
 # their names there (the same names, seated by the form). An `after` that names no table, or one
 # the opening phone may not link (a stranger, a removed phone, a game not over), links nothing,
 # says nothing and never stops the new table from opening.
@@ -1019,7 +1020,7 @@ def went_on_at(db: sqlite_utils.Database, table: dict, game_id: int) -> dict | N
 def next_table(db: sqlite_utils.Database, table: dict, who: Viewer, played: Played) -> dict | None:
     """The next table of the evening as `who` is shown it at `table` (its code, join token and
     game's title: `went_on_at`); None for anyone the policy does not show it to."""
-    if not table.get("next_table") or refusal_of("follow_on", who, played):
+    if not table.get("next_table") or refusal_of("see_next_table", who, played):
         return None
     return went_on_at(db, table, played.row["id"])
 
@@ -1323,7 +1324,7 @@ class Played:
         """The game as a scorekeeper-log/1 document."""
         events = []
         for recorded, event in self.entries:
-            events.append({**event, "at": recorded.at, "by": recorded.by})
+            events.append({**event, "at": recorded.at or None, "by": recorded.by})  # "": not known (import_log)
         return {**self.header, "events": events}
 
 
@@ -1525,13 +1526,16 @@ def import_log(db: sqlite_utils.Database, doc: Any, device: str = "import", addr
     # Performance (bench/attack.py): the events' rows and the game's statistics are made before
     # the write lock is taken, which is then held for the inserts only, and the worker's other
     # requests go on between their steps (`cooperate`)
-    rows, at, pace = [], now(), Pace()
+    # an event's time is when it was played, if the log says: one it does not say is stored as
+    # "" (no time), not as the import's moment, which its row showed, and an export gave again,
+    # as when it was played (web/history.py, entry_time)
+    rows, pace = [], Pace()
     for event in doc["events"]:
         event = {k: v for k, v in event.items() if v is not None}
         rows.append(["entry", json.dumps({k: v for k, v in event.items() if k not in ("at", "by")}),
-                     event.get("by"), device, event.get("at") or at])
+                     event.get("by"), device, event.get("at") or ""])
         pace()
-    when = stats.started({**header, "events": [{"at": row[4]} for row in rows[:1]]})  # as the table will say
+    when = stats.started({**header, "events": [{"at": row[4] or None} for row in rows[:1]]})  # as the table will say
     summary = stats.to_json(when, stats.summarise(doc, state=state))
     cooperate()
 
@@ -1845,7 +1849,8 @@ class Claim:
         started = self.played.header.get("started_at")
         if isinstance(started, str):
             return started
-        return self.played.entries[0][0].at if self.played.entries else self.played.row["created_at"]
+        # an imported entry without a time ("", import_log): when it was imported, as before
+        return (self.played.entries[0][0].at if self.played.entries else None) or self.played.row["created_at"]
 
     @property
     def changed(self) -> bool:
