@@ -123,9 +123,12 @@ def test_the_next_game_of_the_evening_opens_with_the_same_names(phone):
     settle = page.split('id="settle"')[1]
     assert "Inna gra z tymi samymi graczami:" in settle
     token = re.search(r'/t/([^/"]+)/', page).group(1)  # the host's: the table's phones follow (next table)
+    played = "escalero"
     for game in ENGINES:
         query = urlencode([("player", name) for name in NAMES] + [("after", token)])
-        assert f'href="/new/{game}?{query}"' in settle, game
+        # and, for the same game, its rules (the next table helper's tests/test_web_kaques_next_table.py)
+        carried = "&rule_columns=1&rule_stake=0.10" if game == played else ""
+        assert f'href="/new/{game}?{query}{carried}"' in settle, game
     form = phone().speaking("pl").get("/new/yatzy?" + urlencode([("player", name) for name in NAMES]))
     names = re.findall(r'name="player" value="([^"]*)"', html.unescape(form.get_data(as_text=True)))
     assert names[:4] == list(NAMES) and not any(names[4:])

@@ -56,15 +56,70 @@ NAME_FIELDS = 8  # name fields on the form of a game whose seats are not one num
 bp.add_app_template_global(ENGINES, "engines")
 
 
+def _form_text(value) -> str:
+    """A rule's value as the new-table form writes it."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def _currency_key(engine) -> str | None:
+    return next((key for key, setting in engine.settings.items() if setting.check is currency_code), None)
+
+
+@bp.app_template_global("next_rules")
+def next_rules(played: service.Played, engine) -> dict[str, str]:
+    """The settlement's link to `engine`'s new-table form, past the names: the finished game's
+    rules as that form takes them (`rule_<key>`), for the same game — a race to 100 came back a
+    race to 10,000, a stake of 0.20 at the default —, as a rematch would have them (the first
+    deal moved on), each setting of the form that differs from its default only (the link is in
+    every finished board); for another game only the currency (a stake per point is another
+    thing in each game)."""
+    mine = played.engine
+    try:
+        rules = parse_rules(mine.rematch_rules(played.state) if mine.rematch_rules and played.state is not None
+                            else played.header.get("rules"), mine.settings)
+    except (RuleError, TypeError, ValueError, KeyError, AttributeError):
+        return {}
+    if engine.name != mine.name:
+        theirs, ours = _currency_key(engine), _currency_key(mine)
+        if not theirs or not ours or rules.get(ours) == engine.settings[theirs].default:
+            return {}
+        return {f"rule_{theirs}": _form_text(rules[ours])}
+    return {f"rule_{key}": _form_text(rules[key]) for key, setting in mine.settings.items()
+            if setting.offered and key in rules and rules[key] is not None
+            and rules[key] != setting.default_for(rules)}
+
+
+def carried_values(engine, args) -> dict[str, str]:
+    """The settings a link to the form fills it with (`rule_<key>`, as `next_rules` makes them),
+    each only as the form would take it: a value it would refuse, a name the form has no
+    setting for or a choice it does not offer is left out (the form shows the default)."""
+    kept: dict[str, str] = {}
+    currency = _currency_key(engine)
+    # the currency first: a stake is read in it
+    for key in sorted(engine.settings, key=lambda key: key != currency):
+        setting, text = engine.settings[key], args.get(f"rule_{key}", "")[:MAX_FIELD].strip()
+        if not text or not setting.offered or (isinstance(setting.default, bool) and text not in ("true", "false")):
+            continue
+        try:
+            typed = rules_from_form(engine, kept | {key: text})
+        except service.Refused:
+            continue
+        if key in typed:
+            kept[key] = _form_text(typed[key])
+    return kept
+
+
 @bp.get("/new/<game>")
 def new(game: str):
-    """The form; `?player=` names fill it (the next game of the evening, from a settlement)."""
+    """The form; `?player=` names fill it (the next game of the evening, from a settlement), and
+    `?rule_<key>=` its settings (the finished game's: `next_rules`)."""
     engine = ENGINES.get(game) or abort(404, _("There is no such game."))
     names = [name[:MAX_FIELD] for name in request.args.getlist("player")][: service.MAX_SEATS]
     # `after`: the join token of the table whose settlement linked here (service.follow_on)
-    form = new_form(engine, {"after": request.args.get("after", "")[:MAX_FIELD]}, names)
+    values = carried_values(engine, request.args)
+    form = new_form(engine, values | {"after": request.args.get("after", "")[:MAX_FIELD]}, names)
     try:
-        _check_seats(engine, {}, names)
+        _check_seats(engine, given(engine, values), names)
     except service.Refused as refusal:
         form["seats_note"] = say(refusal)
     return render_template("new.html", **form)
