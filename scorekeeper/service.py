@@ -1528,14 +1528,15 @@ def import_log(db: sqlite_utils.Database, doc: Any, device: str = "import", addr
     # requests go on between their steps (`cooperate`)
     # an event's time is when it was played, if the log says: one it does not say is stored as
     # "" (no time), not as the import's moment, which its row showed, and an export gave again,
-    # as when it was played (web/history.py, entry_time)
-    rows, pace = [], Pace()
+    # as when it was played (web/history.py, entry_time). The statistics still order such a game
+    # by its import (whose spelling of a name is the latest: stats.combine), as before
+    rows, at, pace = [], now(), Pace()
     for event in doc["events"]:
         event = {k: v for k, v in event.items() if v is not None}
         rows.append(["entry", json.dumps({k: v for k, v in event.items() if k not in ("at", "by")}),
                      event.get("by"), device, event.get("at") or ""])
         pace()
-    when = stats.started({**header, "events": [{"at": row[4] or None} for row in rows[:1]]})  # as the table will say
+    when = stats.started({**header, "events": [{"at": row[4] or at} for row in rows[:1]]})
     summary = stats.to_json(when, stats.summarise(doc, state=state))
     cooperate()
 
