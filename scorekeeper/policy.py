@@ -100,11 +100,15 @@ class Viewer:
 HOST = "host"  # the writer the history stores for the host writing without a seat
 
 
-def writer(by: str | None, device: str | None, table: dict) -> Any:
+def writer(by: str | None, device: str | None, table: dict, seated: bool | None = None) -> Any:
     """A writer the history stored (`Viewer.label`) as players read it: the host's own, as the
     header calls the host in their language (a German phone read "Das hat host schon
-    eingetragen"); a seat's name as it is."""
-    if by == HOST and device and (device == table["host_device"] or opened(device, table)):
+    eingetragen"); a seat's name as it is. `seated`: whether the entry was written from a seat
+    (None: not known). Written from none, "host" is a host's, whichever phone hosts now: a
+    phone made host that freed its seat and wrote read a raw "host" once it hosted no more.
+    Not known, it is the host's where the writing phone hosts now or opened the table."""
+    if by == HOST and (not seated if seated is not None
+                       else device and (device == table["host_device"] or opened(device, table))):
         return Term(HOST, HOST, "who opened the table")
     return by
 

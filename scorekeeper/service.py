@@ -136,7 +136,7 @@ class Write:
         event_id = self.event("entry", {k: v for k, v in event.items() if k not in ("at", "by")})
         row = self.appended
         self.after = (played, Recorded(event_id, "entry", json.loads(row["payload"]), None, row["by"], row["at"],
-                                       row["device"]), state)
+                                       row["device"], row["seat_id"]), state)
         return event_id
 
     def undo(self, target: Any) -> int:
@@ -1180,20 +1180,21 @@ class Recorded:
     by: str | None
     at: str
     device: str | None = None  # who wrote it: the writer may undo their own last entry
+    seat: int | None = None  # the seat it was written from; None: none (a host without one, an import)
 
 
 def history_of(db, game_id: int, since: int = 0, last: int | None = None, cooperative: bool = False) -> list[Recorded]:
     """A game's stored events after `since` (up to `last`), in order; `db` may be a plain
     sqlite3 connection. `cooperative`: let the worker's other requests run every few hundred
     rows (never inside a write transaction: `gamelog.cooperate`)."""
-    rows = db.execute("SELECT id, kind, payload, target, by, at, device FROM events WHERE game_id = ? "
+    rows = db.execute("SELECT id, kind, payload, target, by, at, device, seat_id FROM events WHERE game_id = ? "
                       "AND id > ? AND id <= ? ORDER BY id",
                       [game_id, since, last if last is not None else 2 ** 63 - 1]).fetchall()
     history, pace = [], Pace() if cooperative else None
     for r in rows:
         if pace:
             pace()
-        history.append(Recorded(r[0], r[1], json.loads(r[2]) if r[2] else None, r[3], r[4], r[5], r[6]))
+        history.append(Recorded(r[0], r[1], json.loads(r[2]) if r[2] else None, r[3], r[4], r[5], r[6], r[7]))
     return history
 
 

@@ -78,3 +78,30 @@ def test_a_log_without_times_says_it_was_imported(phone):
     assert reader.enter(token, {"type": "score", "player": "Anna", "column": 1, "row": "G",
                                 "value": 0}).status_code == 200
     assert len(times(reader.get(f"/t/{token}/history").get_data(as_text=True))) == 1
+
+
+def test_a_host_handed_the_table_writes_without_a_seat_as_the_host_after_it_hosts_no_more(app, phone):
+    """The phone that opened the table made Anna's phone host; she freed her seat and entered
+    Ben's turn for him, then the table's phone took its part back: her row read a raw "host"
+    in every language, as no host's entry does. It reads as the host's, in each phone's words;
+    a seat's own entry keeps its name."""
+    from scorekeeper import service
+    from tests.test_seats import host_says, seat_of
+
+    opener, anna, ben = phone().speaking("de"), phone(), phone().speaking("es")
+    token = opener.open_table(players=("Anna", "Ben"))
+    anna.join(token, "Anna")
+    ben.join(token, "Ben")
+    seat = seat_of(app, token, "Anna")
+    assert host_says(opener, token, f"/seats/{seat['id']}/host",
+                     {"sat": service.seat_mark(seat["device"])}).status_code == 200
+    assert host_says(anna, token, f"/seats/{seat['id']}/free",
+                     {"sat": service.seat_mark(seat["device"])}).status_code == 200
+    assert anna.enter(token, {"type": "score", "player": "Anna", "column": 1, "row": "F", "value": 35}).status_code == 200
+    assert ben.enter(token, {"type": "score", "player": "Ben", "column": 1, "row": "F", "value": 35}).status_code == 200
+    assert host_says(opener, token, "/host").status_code == 200  # the table's phone takes its part back
+
+    for reader, host in ((opener, "Gastgeber"), (ben, "anfitrión")):
+        for page in (f"/t/{token}/history", f"/t/{token}"):  # the history, the board's recent rows
+            who = re.findall(r'<span class="who">([^<]*)</span>', reader.get(page).get_data(as_text=True))
+            assert who == ["Ben", host], (page, who)

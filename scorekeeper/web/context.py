@@ -217,7 +217,7 @@ class TableContext:
 
     def writer(self, recorded: service.Recorded) -> Any:
         """Who wrote `recorded`, as the history shows it (policy.writer: the host in this phone's language)."""
-        return policy.writer(recorded.by, recorded.device, self.table)
+        return policy.writer(recorded.by, recorded.device, self.table, seated=recorded.seat is not None)
 
     def may_undo(self, recorded: service.Recorded | None) -> bool:
         return recorded is not None and self.may("undo", recorded)
