@@ -352,7 +352,12 @@ def stale_refusal(db: sqlite_utils.Database, table: dict, who: Viewer | None, bo
             return Refused("This was already entered by %(name)s: check the board. Nothing was added.",
                            name=writer(by, device, table))
         return Refused("This was already entered: check the board. Nothing was added.")
-    if kind in ("undo", "correct"):
+    if kind == "correct":  # of any entry, not the last one only: "the last entry" named one left as it was
+        if by:
+            return Refused("%(name)s corrected an entry meanwhile: check the board, then tap again.",
+                           name=writer(by, device, table))
+        return Refused("An entry was corrected meanwhile: check the board, then tap again.")
+    if kind == "undo":
         return Refused("The last entry was undone or corrected meanwhile: check the board and enter it again.")
     return Refused("Another phone changed this at the same moment: check the board, and tap again if yours "
                    "was another one.")

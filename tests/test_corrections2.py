@@ -1,0 +1,78 @@
+"""Corrections and undos as a pub table makes them, from several phones at once (the
+corrections helper): who is told what, and that nothing counts twice."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+from scorekeeper import service, store
+
+
+def said(response) -> str:
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", response.get_data(as_text=True))).split())
+
+
+def played_of(app, token):
+    db = store.connect(app.config["DATABASE"])
+    return service.load(db, service.current_game(db, service.by_join_token(db, token)["id"]))
+
+
+def test_an_entry_made_as_the_host_corrects_an_older_one_is_told_of_the_correction(phone, app):
+    """The host corrects Ben's entry three back while Ben enters his turn on the same board:
+    Ben was told "The last entry was undone or corrected meanwhile", of the last entry, which
+    nobody touched. He is told who corrected an entry; his turn is not written, the
+    correction is, once."""
+    host, ben, carla = phone(), phone(), phone()
+    token = host.open_table("yatzy", ("Anna", "Ben", "Carla"), stake="0.10")
+    host.join(token, "Anna")
+    ben.join(token, "Ben")
+    carla.join(token, "Carla")
+    for device, name, box, value in ((host, "Anna", "1", 3), (ben, "Ben", "2", 6), (carla, "Carla", "3", 9),
+                                     (host, "Anna", "2", 4)):
+        assert device.enter(token, {"type": "score", "player": name, "box": box, "value": value}).status_code == 200
+    bens = played_of(app, token).entries[1][0].id
+    seen = ben.board_change(token)
+    fixed = host.write(f"/t/{token}/correct", {"target": str(bens), "event": json.dumps({"value": 8})}, change=seen)
+    assert fixed.status_code == 200
+    late = ben.enter(token, {"type": "score", "player": "Ben", "box": "3", "value": 12}, change=seen)
+    assert late.status_code == 409
+    assert "Anna corrected an entry meanwhile: check the board, then tap again." in said(late)
+    assert "last entry" not in said(late)
+    played = played_of(app, token)
+    assert [event["value"] for _, event in played.entries] == [3, 8, 9, 4]
+    # in his own language
+    ben.speaking("pl")
+    late = ben.enter(token, {"type": "score", "player": "Ben", "box": "3", "value": 12}, change=seen)
+    assert late.status_code == 409 and "corrected" not in said(late) and "Anna" in said(late)
+
+
+CLASSIC = ("1", "2", "3", "4", "5", "6", "three", "four", "full", "small", "large", "yatzy", "chance")
+
+
+def test_a_rematch_tapped_as_the_host_corrects_the_finished_game_is_told_of_the_correction(phone, app):
+    """After the game the host corrects a box (the settlement changes) while Ben taps Rematch on
+    the settlement he saw: he was told to "enter it again"; he is told the host corrected an
+    entry and to tap again, and his next tap starts the rematch."""
+    host, ben = phone(), phone()
+    token = host.open_table("yatzy", ("Anna", "Ben"), stake="0.10", form="classic")
+    host.join(token, "Anna")
+    ben.join(token, "Ben")
+    for box in CLASSIC:
+        assert host.enter(token, {"type": "score", "player": "Anna", "box": box, "value": 0}).status_code == 200
+        value = 5 if box == "5" else 0
+        assert ben.enter(token, {"type": "score", "player": "Ben", "box": box, "value": value}).status_code == 200
+    played = played_of(app, token)
+    assert played.finished and played.result["money"] == {"Anna": "-0.50", "Ben": "0.50"}
+    seen = ben.board_change(token)
+    annas = played.entries[0][0].id
+    assert host.write(f"/t/{token}/correct", {"target": str(annas), "event": json.dumps({"value": 4})},
+                      change=seen).status_code == 200
+    assert played_of(app, token).result["money"] == {"Anna": "-0.10", "Ben": "0.10"}
+    late = ben.write(f"/t/{token}/rematch", change=seen)
+    assert late.status_code == 409
+    assert "Anna corrected an entry meanwhile: check the board, then tap again." in said(late)
+    assert "€0.10" in said(ben.get(f"/t/{token}/board"))
+    assert ben.write(f"/t/{token}/rematch").status_code == 200
+    assert not played_of(app, token).entries  # the rematch
