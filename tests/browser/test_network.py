@@ -15,6 +15,7 @@ from .conftest import Server, open_table
 def a_live_phone(server, new_phone, language: str | None = None):
     """A phone (in `language`) at a new table of its own, its live stream open: (page, badge)."""
     page = new_phone(**({"locale": language, "extra_http_headers": {"Accept-Language": language}} if language else {}))
+    page.clock.install()  # time runs as ever, and a test may run the page's timers ahead (`run_for`)
     open_table(page, server, "escalero", ("Anna", "Ben"))
     net = page.locator("#net")
     expect(net).to_have_attribute("data-state", "live")
@@ -42,13 +43,15 @@ def test_through_a_power_cut_the_badge_says_the_connection_is_lost_then_live(tmp
         server.kill()
         expect(net).to_have_attribute("data-state", "lost", timeout=10_000)
         expect(net).to_have_text("Utracono połączenie — łączę ponownie")
-        anna.wait_for_timeout(9_000)  # two refreshes (every 4 s), every one failed
+        anna.clock.run_for(9_000)  # two refreshes (every 4 s), every one failed
+        anna.wait_for_timeout(500)
         said = anna.evaluate("window.__said")
         assert set(said) == {"lost"}, said  # never "refreshing every 4 s"
         anna.click("#tray .picker button:has-text('45')")
         expect(net).to_have_attribute("data-state", "lostKept")
         expect(net).to_have_text("Utracono połączenie — wpisy są zachowane i pójdą, gdy wróci")
         server.start()
+        anna.clock.run_for(5_000)  # the stream's retry, and the kept entry's
         expect(net).to_have_attribute("data-state", "live", timeout=10_000)
         expect(anna.locator("#board .history li.entry")).to_have_count(1)  # sent, once
     finally:
@@ -68,6 +71,7 @@ def test_a_stream_gone_silent_is_given_up_and_asked_for_again(tmp_path, new_phon
         expect(net).to_have_attribute("data-state", "live")
         os.killpg(server.process.pid, signal.SIGSTOP)
         try:
+            anna.clock.run_for(5_000)  # two and a half keep-alives of silence, and more
             expect(net).not_to_have_attribute("data-state", "live", timeout=10_000)
         finally:
             os.killpg(server.process.pid, signal.SIGCONT)
@@ -87,7 +91,8 @@ def test_offline_the_badge_stays_offline(tmp_path, new_phone):
         server.kill()  # Chromium's offline keeps an open stream: it ends as the Wi-Fi's would
         expect(net).to_have_attribute("data-state", "offline")
         listen(anna)
-        anna.wait_for_timeout(10_000)
+        anna.clock.run_for(10_000)  # the refreshes and stream's retries of 10 s
+        anna.wait_for_timeout(500)
         said = anna.evaluate("window.__said")
         assert set(said) <= {"offline"}, said
         expect(net).to_have_text("Sin conexión — las anotaciones se guardan y se envían cuando vuelva la red")
