@@ -76,3 +76,37 @@ def test_a_rematch_tapped_as_the_host_corrects_the_finished_game_is_told_of_the_
     assert "€0.10" in said(ben.get(f"/t/{token}/board"))
     assert ben.write(f"/t/{token}/rematch").status_code == 200
     assert not played_of(app, token).entries  # the rematch
+
+
+def the_correction_s_title(tray: str) -> str:
+    found = re.search(r'<p class="picker-title">(.*?)</p>', tray, re.S)
+    return " ".join(html.unescape(found.group(1)).split())
+
+
+def test_the_box_being_corrected_is_named_not_the_player_corrected(phone, app):
+    """A written box tapped to correct it said "Anna korrigieren: Zweier" on a German phone and
+    "Corregir a Anna: Doses" on a Spanish one: to correct Anna, not her box. The title names
+    what is corrected, as the Polish one did ("Popraw: Anna, Dwójki")."""
+    host = phone()
+    token = host.open_table("yatzy", ("Anna", "Ben"))
+    assert host.enter(token, {"type": "score", "player": "Anna", "box": "2", "value": 4}).status_code == 200
+    entry = str(played_of(app, token).entries[0][0].id)
+    titles = {lang: the_correction_s_title(host.speaking(lang).tray(token, fix=entry)) for lang in ("de", "es", "pl")}
+    assert titles == {"de": "Korrigieren: Anna, Zweier", "es": "Corregir: Anna, Doses", "pl": "Popraw: Anna, Dwójki"}
+    board = host.get(f"/t/{token}/board").get_data(as_text=True)
+    assert 'aria-label="Popraw: Anna, Dwójki, 4"' in board
+    board = host.speaking("de").get(f"/t/{token}/board").get_data(as_text=True)
+    assert 'aria-label="Korrigieren: Anna, Zweier, 4"' in board
+
+
+def test_the_cell_being_corrected_is_named_not_the_player_corrected(phone, app):
+    """The same on the dice game's sheet: "Ben korrigieren: Kolonne 1, Reihe 2", "Corregir a
+    Ben: columna 1, fila 2"."""
+    host = phone()
+    token = host.open_table("escalero", ("Anna", "Ben"))
+    assert host.enter(token, {"type": "score", "player": "Anna", "column": 1, "row": "2", "value": 4}).status_code == 200
+    entry = str(played_of(app, token).entries[0][0].id)
+    titles = {lang: the_correction_s_title(host.speaking(lang).tray(token, fix=entry)) for lang in ("de", "es")}
+    assert titles == {"de": "Korrigieren: Anna, Kolonne 1, Reihe 2", "es": "Corregir: Anna, columna 1, fila 2"}
+    board = host.get(f"/t/{token}/board").get_data(as_text=True)
+    assert 'aria-label="Corregir: Anna, columna 1, fila 2: 4"' in board
