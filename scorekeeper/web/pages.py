@@ -341,12 +341,13 @@ def amount_typed(text: str, currency: str, label: str) -> str:
                                   "empty to play without money.", 400, setting=label, value=_shown(typed))
         whole, cents = plain["whole"], plain["cents"] or ""
     amount = Decimal(f"{whole or 0}.{cents or 0}") / (100 if hundredths else 1)
-    if amount != amount.quantize(Decimal("0.01")):
-        raise service.Refused("%(setting)s: “%(value)s” has more than two decimals: type at most two, like "
-                              "0.50.", 400, setting=label, value=_shown(typed))
+    # the million first: past Decimal's 28 digits ("9" × 27, a link's `rule_stake`) quantize fails, a 500
     if amount >= 1_000_000:
         raise service.Refused("%(setting)s: “%(value)s” is more than a stake can be: type less than a "
                               "million.", 400, setting=label, value=_shown(typed))
+    if amount != amount.quantize(Decimal("0.01")):
+        raise service.Refused("%(setting)s: “%(value)s” has more than two decimals: type at most two, like "
+                              "0.50.", 400, setting=label, value=_shown(typed))
     if hundredths:
         return str(amount.quantize(Decimal("0.01")))
     cents = cents[:2] if len(cents) > 2 else cents  # "0,5000": zeros past the cents, checked above
