@@ -110,3 +110,43 @@ def test_the_cell_being_corrected_is_named_not_the_player_corrected(phone, app):
     assert titles == {"de": "Korrigieren: Anna, Kolonne 1, Reihe 2", "es": "Corregir: Anna, columna 1, fila 2"}
     board = host.get(f"/t/{token}/board").get_data(as_text=True)
     assert 'aria-label="Corregir: Anna, columna 1, fila 2: 4"' in board
+
+
+def tray_state(device, token, **tapped) -> str:
+    return re.search(r'<form id="tray"[^>]*data-state="([^"]+)"', device.tray(token, tapped)).group(1)
+
+
+def test_the_host_correcting_an_old_box_keeps_the_dice_the_player_on_turn_tapped(phone, app):
+    """Ben had tapped three dice when the host corrected Anna's box two entries back: the
+    live board swapped his tray for a new one (its state named the game's last event) and his
+    dice were gone. The tray's state names the entries that count: a correction leaves it (and
+    the phone keeps the tray as tapped: static/app.js); an undo or an entry still changes it."""
+    host, ben = phone(), phone()
+    token = host.open_table("yatzy", ("Anna", "Ben"), stake="0.10")
+    host.join(token, "Anna")
+    ben.join(token, "Ben")
+    for device, name, box, value in ((host, "Anna", "1", 3), (ben, "Ben", "1", 2), (host, "Anna", "2", 4)):
+        assert device.enter(token, {"type": "score", "player": name, "box": box, "value": value}).status_code == 200
+    tapping = tray_state(ben, token, dice="1,2,3")
+    annas = played_of(app, token).entries[0][0].id
+    assert host.write(f"/t/{token}/correct", {"target": str(annas), "event": json.dumps({"value": 2})}).status_code == 200
+    assert tray_state(ben, token, dice="1,2,3") == tapping
+    last = played_of(app, token).entries[-1][0].id
+    assert host.write(f"/t/{token}/undo", {"target": str(last)}).status_code == 200
+    assert tray_state(ben, token, dice="1,2,3") != tapping
+
+
+def test_the_host_correcting_an_old_cell_keeps_the_dice_the_player_on_turn_tapped(phone, app):
+    host, ben = phone(), phone()
+    token = host.open_table("escalero", ("Anna", "Ben"), stake="0.10")
+    host.join(token, "Anna")
+    ben.join(token, "Ben")
+    for device, name, row, value in ((host, "Anna", "1", 3), (ben, "Ben", "1", 2), (host, "Anna", "2", 4)):
+        assert device.enter(token, {"type": "score", "player": name, "column": 1, "row": row,
+                                    "value": value}).status_code == 200
+    tapping = tray_state(ben, token, dice="1,2,3")
+    annas = played_of(app, token).entries[0][0].id
+    assert host.write(f"/t/{token}/correct", {"target": str(annas), "event": json.dumps({"value": 2})}).status_code == 200
+    assert tray_state(ben, token, dice="1,2,3") == tapping
+    assert ben.enter(token, {"type": "score", "player": "Ben", "column": 1, "row": "2", "value": 4}).status_code == 200
+    assert tray_state(ben, token, dice="1,2,3") != tapping

@@ -97,9 +97,14 @@ class TableContext:
         whose tray has the same state leaves the phone's tray, and what it tapped, as it is
         (static/app.js): another phone joining does not wipe a throw."""
         played = self.played
-        reads_draft = screen(played.row["game"]).tray_reads_draft
-        draft = json.dumps(played.draft["payload"], sort_keys=True) if played.draft and reads_draft else ""
-        made = f"{played.row['id']}|{played.row['header']}|{played.last_event_id}|{draft}|{self.kind}|{self.token}"
+        shown = screen(played.row["game"])
+        draft = json.dumps(played.draft["payload"], sort_keys=True) if played.draft and shown.tray_reads_draft else ""
+        # the entries that count, however corrected (the last one's id names them: an undo takes
+        # it away), where the tray shows nothing a correction changes: the host correcting an old
+        # entry wiped the dice the player on turn had tapped
+        events = played.last_event_id if shown.tray_reads_corrections else (
+            played.entries[-1][0].id if played.entries else 0)
+        made = f"{played.row['id']}|{played.row['header']}|{events}|{draft}|{self.kind}|{self.token}"
         return hashlib.blake2b(made.encode(), digest_size=4).hexdigest()
 
     def require_join_link(self, action: str = "invite") -> None:

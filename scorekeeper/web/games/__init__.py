@@ -49,6 +49,9 @@ class Screen:
     tray_swap: str | None = None
     # whether the tray shows the turn being entered step by step (the game's draft)
     tray_reads_draft: bool = True
+    # whether the tray shows what correcting an entry changes (the totals a round leads to);
+    # False: a correction leaves every other phone's tray, and what it tapped, as it is
+    tray_reads_corrections: bool = True
 
 
 def shared_win(scores: Mapping[str, Any], result: Mapping[str, Any]) -> str | None:

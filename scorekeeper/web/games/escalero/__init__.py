@@ -331,4 +331,5 @@ def written_value(event, rules) -> str:
     return "✕" if not value else str(value)
 
 
-SCREEN = Screen(view, blueprints=(bp,), tray_view=tray_view, touched=touched, ended=(("provisional",),))
+SCREEN = Screen(view, blueprints=(bp,), tray_view=tray_view, touched=touched, ended=(("provisional",),),
+                tray_reads_corrections=False)

@@ -331,4 +331,5 @@ def touched(ctx, played, events) -> list[tuple]:
     return chosen
 
 
-SCREEN = Screen(view, blueprints=(bp,), tray_view=tray_view, touched=touched, ended=(("provisional",),))
+SCREEN = Screen(view, blueprints=(bp,), tray_view=tray_view, touched=touched, ended=(("provisional",),),
+                tray_reads_corrections=False)
