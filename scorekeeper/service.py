@@ -332,30 +332,30 @@ def stale_refusal(db: sqlite_utils.Database, table: dict, who: Viewer | None, bo
     write may go on."""
     if not isinstance(board, int) or isinstance(board, bool) or board < 0:
         return Refused("This does not say which board it was made on: reload the page and try again.", 400)
-    rows = db.execute("SELECT e.kind, e.by, e.device, c.game FROM changes c LEFT JOIN events e ON e.id = c.event_id "
+    rows = db.execute("SELECT e.kind, e.by, e.device, c.game, e.seat_id FROM changes c "
+                      "LEFT JOIN events e ON e.id = c.event_id "
                       "WHERE c.table_id = ? AND c.id > ? "
                       "AND (c.game = ? OR (c.game = 1 AND coalesce(c.device, '') != ?)) "
                       "ORDER BY c.game = ? DESC, c.id LIMIT 1",
                       [table["id"], board, NEW_GAME, who.device if who else "", NEW_GAME]).fetchall()
     if not rows:
         return None
-    kind, by, device, game = rows[0]
+    kind, by, device, game, seat = rows[0]
+    # named as its history row names it: "host" written from no seat is a host's (policy.writer)
+    by = by and writer(by, device, table, seated=seat is not None)
     if game == NEW_GAME:
         return Refused("A new game has started since: check the board. Nothing was changed.")
     if kind == "entry" and not adds:  # an undo or a correction: "nothing was added" was no answer to it
         if by:
-            return Refused("%(name)s entered a result meanwhile: check the board. Nothing was changed.",
-                           name=writer(by, device, table))
+            return Refused("%(name)s entered a result meanwhile: check the board. Nothing was changed.", name=by)
         return Refused("A result was entered meanwhile: check the board. Nothing was changed.")
     if kind == "entry":
         if by:
-            return Refused("This was already entered by %(name)s: check the board. Nothing was added.",
-                           name=writer(by, device, table))
+            return Refused("This was already entered by %(name)s: check the board. Nothing was added.", name=by)
         return Refused("This was already entered: check the board. Nothing was added.")
     if kind == "correct":  # of any entry, not the last one only: "the last entry" named one left as it was
         if by:
-            return Refused("%(name)s corrected an entry meanwhile: check the board, then tap again.",
-                           name=writer(by, device, table))
+            return Refused("%(name)s corrected an entry meanwhile: check the board, then tap again.", name=by)
         return Refused("An entry was corrected meanwhile: check the board, then tap again.")
     if kind == "undo":
         return Refused("The last entry was undone or corrected meanwhile: check the board and enter it again.")

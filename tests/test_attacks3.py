@@ -7,6 +7,8 @@ held is in the attacker's report."""
 
 from __future__ import annotations
 
+import re
+
 from tests.support import form_fields
 
 
@@ -29,3 +31,32 @@ def test_a_stake_of_thirty_digits_is_refused_in_words_not_a_500(app, phone):
         assert sent.status_code == 400
         assert f"Stake per game point: “{stake}” is more than a stake can be: type less than a million." \
             in said(sent), said(sent)
+
+
+def test_a_refusal_names_a_host_who_wrote_from_no_seat_as_the_host_after_it_hosts_no_more(app, phone):
+    """The phone that opened the table made Anna's phone host; she freed her seat and entered
+    her turn, then the table's phone took its part back. Ben's phone, whose board was from
+    before her entry, sent the same turn: it was told "Das hat host schon eingetragen" on a
+    German phone, a raw "host" (the refusal asked whether her phone hosts now, not whether it
+    wrote from a seat, as the history does since entries carry their seat). It names the host
+    in the phone's words, as the history row of that entry does."""
+    from scorekeeper import service
+    from tests.test_seats import host_says, seat_of
+
+    opener, anna, ben = phone(), phone(), phone().speaking("de")
+    token = opener.open_table(players=("Anna", "Ben"))
+    anna.join(token, "Anna")
+    ben.join(token, "Ben")
+    seat = seat_of(app, token, "Anna")
+    assert host_says(opener, token, f"/seats/{seat['id']}/host",
+                     {"sat": service.seat_mark(seat["device"])}).status_code == 200
+    assert host_says(anna, token, f"/seats/{seat['id']}/free",
+                     {"sat": service.seat_mark(seat["device"])}).status_code == 200
+    before = ben.board_change(token)
+    assert anna.enter(token, {"type": "score", "player": "Anna", "column": 1, "row": "F", "value": 35}).status_code == 200
+    assert host_says(opener, token, "/host").status_code == 200  # the table's phone takes its part back
+    late = ben.enter(token, {"type": "score", "player": "Ben", "column": 1, "row": "F", "value": 35}, change=before)
+    assert late.status_code == 409
+    assert "Das hat Gastgeber schon eingetragen: Schau auf die Tafel. Es wurde nichts hinzugefügt." in said(late)
+    rows = re.findall(r'<span class="who">([^<]*)</span>', ben.get(f"/t/{token}/history").get_data(as_text=True))
+    assert rows == ["Gastgeber"]
