@@ -150,3 +150,22 @@ def test_the_host_correcting_an_old_cell_keeps_the_dice_the_player_on_turn_tappe
     assert tray_state(ben, token, dice="1,2,3") == tapping
     assert ben.enter(token, {"type": "score", "player": "Ben", "column": 1, "row": "2", "value": 4}).status_code == 200
     assert tray_state(ben, token, dice="1,2,3") != tapping
+
+
+def test_the_host_correcting_an_older_turn_keeps_the_faces_the_player_on_turn_tapped(phone, app):
+    """The same in the race to the target: Anna says her turn was 400, not 350, while Carla taps
+    her throw's faces; and a correction that ends the game (Ben's last turn to the target)
+    still brings the finished game's tray."""
+    host, carla = phone(), phone()
+    token = host.open_table("kaques", ("Anna", "Ben", "Carla"), target="2000")
+    host.join(token, "Anna")
+    carla.join(token, "Carla")
+    for name, points in (("Anna", 350), ("Ben", 400)):
+        assert host.enter(token, {"type": "turn", "player": name, "points": points}).status_code == 200
+    tapping = tray_state(carla, token, open="1", dice="1,5,2")
+    annas, bens = (recorded.id for recorded, _ in played_of(app, token).entries)
+    assert host.write(f"/t/{token}/correct", {"target": str(annas), "event": json.dumps({"points": 400})}).status_code == 200
+    assert tray_state(carla, token, open="1", dice="1,5,2") == tapping
+    assert host.write(f"/t/{token}/correct", {"target": str(bens), "event": json.dumps({"points": 2000})}).status_code == 200
+    assert played_of(app, token).finished
+    assert tray_state(carla, token, open="1", dice="1,5,2") != tapping

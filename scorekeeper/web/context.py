@@ -100,10 +100,10 @@ class TableContext:
         shown = screen(played.row["game"])
         draft = json.dumps(played.draft["payload"], sort_keys=True) if played.draft and shown.tray_reads_draft else ""
         # the entries that count, however corrected (the last one's id names them: an undo takes
-        # it away), where the tray shows nothing a correction changes: the host correcting an old
-        # entry wiped the dice the player on turn had tapped
+        # it away), and whether they end the game, where the tray shows nothing else a correction
+        # changes: the host correcting an old entry wiped the dice the player on turn had tapped
         events = played.last_event_id if shown.tray_reads_corrections else (
-            played.entries[-1][0].id if played.entries else 0)
+            f"{played.entries[-1][0].id if played.entries else 0}{'.' if played.finished else ''}")
         made = f"{played.row['id']}|{played.row['header']}|{events}|{draft}|{self.kind}|{self.token}"
         return hashlib.blake2b(made.encode(), digest_size=4).hexdigest()
 

@@ -453,4 +453,4 @@ def reopen(change: service.Write, target: str, back: dict) -> int:
 
 # the turn's total is typed in the tray while the dice tapped are built on the server: a tray
 # that lands meanwhile morphs, keeping the field typed in and the button under the finger
-SCREEN = Screen(view, blueprints=(bp,), tray_view=tray_view, tray_swap="outerMorph")
+SCREEN = Screen(view, blueprints=(bp,), tray_view=tray_view, tray_swap="outerMorph", tray_reads_corrections=False)
