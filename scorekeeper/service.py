@@ -1535,15 +1535,16 @@ def import_log(db: sqlite_utils.Database, doc: Any, device: str = "import", addr
     # an event's time is when it was played, if the log says: one it does not say is stored as
     # "" (no time), not as the import's moment, which its row showed, and an export gave again,
     # as when it was played (web/history.py, entry_time). The statistics still order such a game
-    # by its import (whose spelling of a name is the latest: stats.combine), as before
-    rows, at, pace = [], now(), Pace()
+    # by its import (whose spelling of a name is the latest: stats.combine), as before: the
+    # game's `created_at`, as web/players.py does when it folds the game again
+    rows, pace = [], Pace()
     for event in doc["events"]:
         event = {k: v for k, v in event.items() if v is not None}
         rows.append(["entry", json.dumps({k: v for k, v in event.items() if k not in ("at", "by")}),
                      event.get("by"), device, event.get("at") or ""])
         pace()
-    when = stats.started({**header, "events": [{"at": row[4] or at} for row in rows[:1]]})
-    summary = stats.to_json(when, stats.summarise(doc, state=state))
+    when = stats.started({**header, "events": [{"at": row[4] or None} for row in rows[:1]]})
+    summarised = stats.summarise(doc, state=state)
     cooperate()
 
     def copy(change: Write) -> dict:
@@ -1559,7 +1560,8 @@ def import_log(db: sqlite_utils.Database, doc: Any, device: str = "import", addr
         change.db.conn.executemany("INSERT INTO events (game_id, kind, payload, by, device, at) "
                                    "VALUES (?, ?, ?, ?, ?, ?)", ([game_id, *row] for row in rows))
         last = change.db.execute("SELECT coalesce(max(id), 0) FROM events WHERE game_id = ?", [game_id]).fetchone()[0]
-        store.insert(change.db, "summaries", {"game_id": game_id, "last_event": last, "summary": summary})
+        store.insert(change.db, "summaries", {"game_id": game_id, "last_event": last,
+                                              "summary": stats.to_json(when or change.game["created_at"], summarised)})
         if real is not None:
             change.db["claims"].insert({"table_id": real["id"], "code": real["code"], "game_id": game_id,
                                         "last_event": last, "digest": claim, "device": device, "status": "open",

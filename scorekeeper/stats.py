@@ -174,6 +174,12 @@ def started(doc: Mapping[str, Any]) -> str:
     return ""
 
 
+def dated(doc: Mapping[str, Any], when: str) -> Mapping[str, Any]:
+    """`doc`, started at `when` if it says no time of its own (an imported log without times:
+    its statistics are ordered by when it was imported, service.import_log)."""
+    return doc if started(doc) else {**doc, "started_at": when}
+
+
 # --- every player ---------------------------------------------------------------------------------
 
 

@@ -63,7 +63,7 @@ def everyone(db) -> dict[str, stats.Player]:
                 played = service.load(db, db["games"].get(game_id))
                 if played.game is None:
                     continue
-                doc = played.log()
+                doc = stats.dated(played.log(), played.row["created_at"])
                 summary = (stats.started(doc), stats.summarise(doc))
             if not money:
                 summary = (summary[0], stats.without_money(summary[1]))
