@@ -60,3 +60,23 @@ def test_a_refusal_names_a_host_who_wrote_from_no_seat_as_the_host_after_it_host
     assert "Das hat Gastgeber schon eingetragen: Schau auf die Tafel. Es wurde nichts hinzugefügt." in said(late)
     rows = re.findall(r'<span class="who">([^<]*)</span>', ben.get(f"/t/{token}/history").get_data(as_text=True))
     assert rows == ["Gastgeber"]
+
+
+def test_a_log_s_start_that_is_no_time_is_no_date_on_the_player_s_page(app, phone):
+    """An imported log whose `started_at` is no time ("last Friday", 50,000 letters: the log
+    format only asks for text) showed it as it was written in the date of the game's line on
+    each of its players' pages, the 50,000 letters in one line of a phone's screen, where the
+    table's history since f7cf2cd shows such a time as no time. It is no date there either; the
+    game's line stays, with its outcome."""
+    import json
+
+    for started in ("last Friday", "x" * 50_000):
+        log = {"format": "scorekeeper-log/1", "game": "kaques", "players": ["Anna", "Ben"], "rules": {"target": 50},
+               "started_at": started,
+               "events": [{"type": "turn", "player": "Anna", "points": 0}, {"type": "turn", "player": "Ben", "points": 50}]}
+        importer = phone()
+        assert importer.post("/import", {"text": json.dumps(log)}, fetch=False).status_code == 303
+        page = importer.get("/players/Anna")
+        assert page.status_code == 200
+        line = re.search(r'<ol class="game-lines">(.*?)</ol>', said(page), re.S).group(1)
+        assert started[:20] not in line and "lost" in line, line[:300]

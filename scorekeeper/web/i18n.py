@@ -295,10 +295,12 @@ def cents(value: Any, currency: str | None = None, signed: bool = False) -> str:
 def when(iso_text: Any, with_time: bool = False) -> str:
     """A stored time ("2025-03-05T20:15:07+00:00") as the locale writes a short date: '3/5/25',
     '05.03.25'; `with_time` adds the hour and minute ('3/5/25, 8:15 PM', '05.03.25, 20:15').
-    Digits only, no month names: they fit a phone's line in every language."""
+    Digits only, no month names: they fit a phone's line in every language. A text that is no
+    time (an imported log's `started_at` of "last Friday", or of 50,000 letters) is no date, as
+    it is no time in a history row (web/history.py, entry_time)."""
     moment = _moment(iso_text)
     if moment is None:
-        return "" if iso_text is None else str(iso_text)
+        return ""
     if with_time:
         return format_datetime(moment, "short", tzinfo=moment.tzinfo, locale=get_locale())
     return format_date(moment, "short", locale=get_locale())
