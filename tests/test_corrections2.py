@@ -169,3 +169,21 @@ def test_the_host_correcting_an_older_turn_keeps_the_faces_the_player_on_turn_ta
     assert host.write(f"/t/{token}/correct", {"target": str(bens), "event": json.dumps({"points": 2000})}).status_code == 200
     assert played_of(app, token).finished
     assert tray_state(carla, token, open="1", dice="1,5,2") != tapping
+
+
+def test_a_turn_set_off_the_steps_of_50_is_refused_in_the_phone_s_words(phone, app):
+    """The host set Anna's older turn to 375 in the correction's stepper (typed on the keypad):
+    a Polish phone read "Points musi być wielokrotnością 50, 0 lub więcej, a nie 375", the
+    log's field name in English. It reads what the tray says of a total, and nothing is
+    written."""
+    host = phone()
+    token = host.open_table("kaques", ("Anna", "Ben"), target="2000")
+    for name, points in (("Anna", 350), ("Ben", 400)):
+        assert host.enter(token, {"type": "turn", "player": name, "points": points}).status_code == 200
+    annas = played_of(app, token).entries[0][0].id
+    host.speaking("pl")
+    refused = host.write(f"/t/{token}/kaques/turn", {"action": "correct", "target": str(annas), "points": "375"})
+    assert refused.status_code == 400
+    assert "Wpisz punkty tury: wielokrotność 50, np. 350." in said(refused) and "Points" not in said(refused)
+    assert played_of(app, token).entries[0][1]["points"] == 350
+    assert len(played_of(app, token).history) == 2

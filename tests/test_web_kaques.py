@@ -309,7 +309,7 @@ def test_a_quick_total_and_its_undo(table):
     assert fertisch["text"] == "fertisch!" and "points" not in fertisch["vals"]
     assert kaque["text"] == "Le Kaque!" and kaque["vals"]["points"] == 0
     bad = anna.press(token, fertisch, form=anna.tray(token, points="75"))
-    assert bad.status_code == 409 and message(bad) == "Points must be a multiple of 50, 0 or more, not 75."
+    assert bad.status_code == 400 and message(bad) == "Type the turn's points: a multiple of 50, like 350."
     empty = anna.press(token, fertisch, form=mine)
     assert empty.status_code == 400 and message(empty) == "Type the turn's points: a multiple of 50, like 350."
     typed = anna.tray(token, points="450")
@@ -371,7 +371,7 @@ def test_the_host_corrects_a_turn_to_a_total(table):
     assert re.search(r'<b class="kq-pts">550</b>', seen) and "corrected #" in seen
     button, _ = corrections(board(anna, token))[-1]  # the same turn, its stepper after the correction
     bad = anna.press(token, button, points="30")
-    assert bad.status_code == 409
+    assert bad.status_code == 400 and message(bad) == "Type the turn's points: a multiple of 50, like 350."
 
 
 # --- standings and the race chart ---------------------------------------------------------------------

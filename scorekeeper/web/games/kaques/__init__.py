@@ -368,7 +368,10 @@ def _kaques_game(ctx) -> service.Played:
 
 def _points(name: str) -> int:
     points = number_field(name, 100_000)
-    if points is None:
+    # a total off the steps of 50 (375 typed on the keypad, in the tray or a correction's
+    # stepper) in the tray's own words, not the engine's: "points musi być wielokrotnością 50",
+    # the log's field name in English on a Polish phone
+    if points is None or points % 50:
         raise service.Refused("Type the turn's points: a multiple of 50, like 350.", 400)
     return points
 
