@@ -357,6 +357,11 @@ def stale_refusal(db: sqlite_utils.Database, table: dict, who: Viewer | None, bo
         if by:
             return Refused("%(name)s corrected an entry meanwhile: check the board, then tap again.", name=by)
         return Refused("An entry was corrected meanwhile: check the board, then tap again.")
+    if kind == "undo" and not adds:  # an undo or a correction ran into it: "enter it again" was no answer
+        if by:
+            return Refused("%(name)s undid the last entry meanwhile: check the board. Nothing was changed.",
+                           name=writer(by, device, table))
+        return Refused("The last entry was undone meanwhile: check the board. Nothing was changed.")
     if kind == "undo":
         return Refused("The last entry was undone or corrected meanwhile: check the board and enter it again.")
     return Refused("Another phone changed this at the same moment: check the board, and tap again if yours "

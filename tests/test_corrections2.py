@@ -187,3 +187,27 @@ def test_a_turn_set_off_the_steps_of_50_is_refused_in_the_phone_s_words(phone, a
     assert "Wpisz punkty tury: wielokrotność 50, np. 350." in said(refused) and "Points" not in said(refused)
     assert played_of(app, token).entries[0][1]["points"] == 350
     assert len(played_of(app, token).history) == 2
+
+
+def test_an_undo_or_correction_that_crosses_an_undo_is_not_told_to_enter_it_again(phone, app):
+    """Ben taps Undo on his box as the host undoes it: he was told "The last entry was undone or
+    corrected meanwhile: check the board and enter it again", and entered again what both had
+    taken back. He is told who undid it and that nothing was changed; so is a correction of it."""
+    host, ben = phone(), phone()
+    token = host.open_table("yatzy", ("Anna", "Ben"))
+    host.join(token, "Anna")
+    ben.join(token, "Ben")
+    assert host.enter(token, {"type": "score", "player": "Anna", "box": "1", "value": 3}).status_code == 200
+    assert ben.enter(token, {"type": "score", "player": "Ben", "box": "1", "value": 2}).status_code == 200
+    bens = played_of(app, token).entries[-1][0].id
+    seen = ben.board_change(token)
+    assert host.write(f"/t/{token}/undo", {"target": str(bens)}, change=seen).status_code == 200
+    undo = ben.write(f"/t/{token}/undo", {"target": str(bens)}, change=seen)
+    fix = ben.write(f"/t/{token}/correct", {"target": str(bens), "event": json.dumps({"value": 4})}, change=seen)
+    for refused in (undo, fix):
+        assert refused.status_code == 409
+        assert "Anna undid the last entry meanwhile: check the board. Nothing was changed." in said(refused)
+    assert len(played_of(app, token).entries) == 1 and len(played_of(app, token).history) == 3
+    ben.speaking("pl")
+    undo = ben.write(f"/t/{token}/undo", {"target": str(bens)}, change=seen)
+    assert "W międzyczasie cofnięto ostatni wpis (Anna) — sprawdź tablicę. Nic nie zmieniono." in said(undo)

@@ -211,7 +211,7 @@ def test_undo_from_the_writer_and_the_host_at_once(kit, server, seat, figures):
 
         mine, hosts = undo(phones[on_turn]), undo(host)
         judge(figures, kit, [press(phones[on_turn], token, mine), press(host, token, hosts), press(host, token, hosts)],
-              ("Only the last entry", "nothing to undo", "undone or corrected meanwhile"))
+              ("Only the last entry", "nothing to undo", "undid the last entry meanwhile", "was undone meanwhile"))
         # and an undo resent with its key: still one undo
         resend = press(host, token, hosts, idem=f"undo-{number}")
         again = kit.race([resend[1]] * 3)
