@@ -80,3 +80,36 @@ def test_a_log_s_start_that_is_no_time_is_no_date_on_the_player_s_page(app, phon
         assert page.status_code == 200
         line = re.search(r'<ol class="game-lines">(.*?)</ol>', said(page), re.S).group(1)
         assert started[:20] not in line and "lost" in line, line[:300]
+
+
+class _Stuck(Exception):
+    pass
+
+
+def test_a_stake_of_a_long_run_of_spaces_or_quotes_is_refused_at_once(app, phone):
+    """A stake of "-", 2,000 spaces and "+" (a hand-made request, or the settlement's link to the
+    next table, `?rule_stake=…`, which anyone can send around: 2 KB of URL) held the worker for
+    hours: the reading of an amount tried every split of the spaces between the sign, the
+    currency and the number (400 spaces: 20 s; every other table of that worker waited). A run
+    of quotes or letters did the same. The link opens the form at the default stake and the
+    form refuses it in words, at once (an alarm of 10 s only stops the old code, which never
+    came back)."""
+    import signal
+
+    def stuck(*_):
+        raise _Stuck
+
+    host = phone()
+    host.get("/new/escalero")
+    before = signal.signal(signal.SIGALRM, stuck)
+    try:
+        for stake in ("-" + " " * 1998 + "+", "'" * 1999 + "+", "€" + "x" * 1998 + "+"):
+            signal.alarm(10)
+            link = host.get("/new/escalero", query_string={"player": ["Anna", "Ben"], "rule_stake": stake})
+            sent = host.post("/new/escalero", {"player": ["Anna", "Ben"], "rule_stake": stake}, fetch=False)
+            signal.alarm(0)
+            assert link.status_code == 200 and form_fields(said(link), "new-table")["rule_stake"] == [""]
+            assert sent.status_code == 400 and "is not an amount: type one like 0.50" in said(sent)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, before)

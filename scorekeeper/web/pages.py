@@ -264,7 +264,11 @@ HUNDREDTHS = {"c": "EUR USD CAD AUD NZD CHF", "ct": "EUR USD CAD AUD NZD CHF", "
               "rp": "CHF", "rappen": "CHF"}
 FULL_WIDTH = {"\uff0e": ".", "\uff0c": ",", "\u066b": ",", "\u066c": "'", "\uff07": "'"}  # "．" "，" "٫" "٬" "＇"
 SIGNS = {"$": "USD, CAD, AUD", "kr": "SEK, NOK, DKK"}  # one sign, several currencies
-AMOUNT = re.compile(r"^(?P<sign>[-+]?)\s*(?P<before>[^\d\s.,+-]*)\s*(?P<number>[\d.,'\s]*?)\s*(?P<after>[^\d\s.,+-]*)$")
+# the currency's sign or code before and after the number, each taken whole (`*+`: a run of
+# letters or quotes split every way between them held the worker for seconds, with the runs of
+# spaces `amount_typed` makes one)
+AMOUNT = re.compile(r"^(?P<sign>[-+]?)\s*(?P<before>[^\d\s.,'+-]*+)\s*(?P<number>[\d.,'\s]*?)\s*"
+                    r"(?P<after>[^\d\s.,'+-]*+)$")
 GROUPED = re.compile(r"^(?P<whole>\d{1,3}(?P<sep>[.,' ])\d{3}(?:(?P=sep)\d{3})*)(?:(?P<point>[.,])(?P<cents>\d+))?$")
 PLAIN = re.compile(r"^(?P<whole>\d*)(?:(?P<point>[.,])(?P<cents>\d*))?$")
 
@@ -310,7 +314,9 @@ def amount_typed(text: str, currency: str, label: str) -> str:
     # a phone's own digits ("٣", full-width "０.５０") as the log's: the engine's Decimal reads them,
     # and the log, the board and every export kept "٣" as typed
     cleaned = "".join(str(unicodedata.decimal(ch)) if ch.isdecimal() else FULL_WIDTH.get(ch, ch) for ch in cleaned)
-    match = AMOUNT.match(cleaned)
+    # one space for each run of them: AMOUNT's neighbouring \s* tried every split of a run, and
+    # "-", 400 spaces and "+" (a link's `rule_stake`) held the worker 20 s, 2,000 spaces for hours
+    match = AMOUNT.match(re.sub(r"\s+", " ", cleaned))
     number = match and match["number"].strip()
     if not match or not number or not re.search(r"\d", number) or (match["before"] and match["after"]):
         raise service.Refused("%(setting)s: “%(value)s” is not an amount: type one like 0.50, or leave it "
