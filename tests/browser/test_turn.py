@@ -32,9 +32,13 @@ def tray_in_view(page) -> None:
 
 
 def throw(page, dice, served=False):
-    """Five taps on the tray's dice (and "served"): the legal cells light up."""
+    """Five taps on the tray's dice (and "served"): the legal cells light up. The dice stand
+    still while tapped (hx-preserve): each is tapped where it is, found once."""
+    page.wait_for_selector("#tray [data-face]")
+    spots = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('#tray [data-face]')].map(el => {
+        const box = el.getBoundingClientRect(); return [el.dataset.face, [box.x + box.width / 2, box.y + box.height / 2]]; }))""")
     for face in dice:
-        page.click(f"#tray [data-face='{face}']")
+        page.mouse.click(*spots[str(face)])
     if served:
         page.click("#tray .served")
     wanted = ",".join(map(str, dice)) + (" served" if served else "")
