@@ -61,9 +61,10 @@ def test_base_url_setting_is_used_for_the_join_link(phone, app):
 @pytest.mark.parametrize("data, message", [
     ({"player": ["Anna", "anna"]}, "Anna and anna are at the table twice"),
     ({"player": ["A" * 41, "B"]}, "longer than 40 characters"),
-    ({"player": ["Anna", "Ben"], "rule_columns": "2"}, "must be 1 or 3"),
+    ({"player": ["Anna", "Ben"], "rule_columns": "2"}, "Columns per side: “2” is not one of the choices"),
     ({"player": ["Anna", "Ben"], "rule_stake": "lots"}, "“lots” is not an amount"),
-    ({"player": ["Anna", "Ben"], "rule_sweep_bonus": "two"}, "type a whole number"),
+    ({"player": ["Anna", "Ben"], "rule_sweep_bonus": "two"},
+     "“two” will not do: it must be a whole number from 0 to 1000"),
 ])
 def test_open_table_refusals_keep_the_form(phone, data, message):
     host = phone()

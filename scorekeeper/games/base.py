@@ -76,6 +76,30 @@ class Term(str):
         return self
 
 
+class SettingText(Text):
+    """The refusal of a rule setting's value: as a log's reader reads it ("rules.first_dealer:
+    'Zed' is not a player at this table"), and `form`, a template saying it as the new-table form
+    would, for the screens to fill with the setting's label (%(setting)s) and the value as typed
+    (%(value)s, set in the language's quotes by the template); `key` names the setting. Both
+    templates are given as Texts, made apart (in a variable: the catalogs find no message
+    inside a call inside another).
+
+    >>> text = SettingText("first_dealer", Text("rules.%(key)s: %(name)s is not a player"),
+    ...                    Text("%(setting)s: “%(value)s” is not among the names"),
+    ...                    key="first_dealer", name="'Zed'")
+    >>> text, text.key, text.form
+    ("rules.first_dealer: 'Zed' is not a player", 'first_dealer', '%(setting)s: “%(value)s” is not among the names')
+    """
+
+    key: str
+    form: str
+
+    def __new__(cls, key: str, template: str, form: str, /, **values: Any) -> "SettingText":
+        self = Text.__new__(cls, str(template), **values)
+        self.key, self.form = key, str(form)
+        return self
+
+
 class Either(tuple):
     """Names or words any one of which will do: "Anna or Ben", in each player's language."""
 
@@ -313,6 +337,12 @@ def currency_code(value: Any) -> str:
     return value.upper()
 
 
+MUST_BE = Text("rules.%(key)s: must be %(expects)s, not %(value)s")
+# what the new-table form says of a value its setting refuses (SettingText.form)
+CHOOSE = Text("%(setting)s: “%(value)s” is not one of the choices: pick one on the form.")
+TYPE = Text("%(setting)s: “%(value)s” will not do: it must be %(expects)s.")
+
+
 def parse_rules(raw: Any, settings: Mapping[str, Setting]) -> dict[str, Any]:
     """Defaults for missing keys; a RuleError naming `rules.key` for a bad or unknown one, or
     for one that does not exist under the setting it depends on (then it is left out)."""
@@ -339,8 +369,8 @@ def parse_rules(raw: Any, settings: Mapping[str, Setting]) -> dict[str, Any]:
         try:
             rules[key] = setting.check(value)
         except ValueError:
-            raise RuleError("rules.%(key)s: must be %(expects)s, not %(value)s",
-                            key=key, expects=Text.of(setting.expects), value=describe(value)) from None
+            raise RuleError(SettingText(key, MUST_BE, CHOOSE if setting.choices else TYPE,
+                                        key=key, expects=Text.of(setting.expects), value=describe(value))) from None
     return rules
 
 

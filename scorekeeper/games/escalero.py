@@ -91,7 +91,7 @@ settings: dict[str, Setting] = {
     "columns": Setting(3, one_of(3, 1), Text("1 or 3"), Text("Columns per side"), (3, 1)),
     "straight": Setting(20, one_of(20, 25), Text("20 or 25"), Text("Straight is worth"), (20, 25)),
     "double_grande": Setting(False, boolean, Text("true or false"), Text("Extra row for a served Grande (100)")),
-    "sweep_bonus": Setting(2, whole_number(0, 1000), Text("a whole number, 0 or more"),
+    "sweep_bonus": Setting(2, whole_number(0, 1000), Text("a whole number from 0 to 1000"),
                            Text("Sweep bonus from each other side")),
     "five_of_a_kind_as_lower": Setting(True, boolean, Text("true or false"),
                                        Text("Five of a kind may be written as Poker or Full House")),

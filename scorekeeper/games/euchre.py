@@ -24,6 +24,7 @@ from .base import (
     RuleError,
     SeatingError,
     Setting,
+    SettingText,
     Setup,
     Statistics,
     Text,
@@ -360,7 +361,10 @@ def start(setup: Setup, rules: Mapping[str, Any]) -> State:
         try:
             rules["first_dealer"] = setup.player(rules["first_dealer"])
         except RuleError as error:
-            raise RuleError("rules.first_dealer: %(problem)s", problem=error.text) from None
+            said, form = (Text("rules.first_dealer: %(problem)s"),
+                          Text("%(setting)s: “%(value)s” is not among the players' names: type one of them, or "
+                               "leave it empty for the first seat."))
+            raise RuleError(SettingText("first_dealer", said, form, problem=error.text)) from None
     return State(setup, rules, rules["first_dealer"])
 
 

@@ -10,7 +10,7 @@ from flask import Blueprint, abort, redirect, render_template, request, session
 
 from .. import metrics, service
 from ..games import ENGINES
-from ..games.base import RuleError, currency_code, money, parse_rules
+from ..games.base import CHOOSE, TYPE, RuleError, SettingText, currency_code, money, parse_rules
 from .context import table_url
 from .db import get_db, hub
 from .i18n import _, say
@@ -152,6 +152,7 @@ def create(game: str):
                                      address=client_address())
     except service.Refused as refusal:
         metrics.refused(refusal)
+        refusal = as_the_form_says(engine, refusal, values)
         return render_template("new.html", **new_form(engine, values, names), message=say(refusal)), refusal.status
     # opened from a settlement: the table it came from shows its phones the way here (a forged
     # or a stranger's `after` links nothing, and says nothing: service.follow_on)
@@ -233,7 +234,8 @@ def rules_from_form(engine, values: dict[str, str]) -> dict:
             try:
                 rules[key] = int(text)
             except ValueError:
-                raise service.Refused("%(setting)s: type a whole number.", 400, setting=setting.label or key) from None
+                raise service.Refused(CHOOSE if setting.choices else TYPE, 400, setting=setting.label or key,
+                                      value=_shown(text), expects=setting.expects) from None
         elif setting.check is money:
             rules[key] = amount_typed(text, currency, setting.label or key)
         elif setting.check is currency_code:
@@ -243,13 +245,22 @@ def rules_from_form(engine, values: dict[str, str]) -> dict:
     try:
         parse_rules(rules, engine.settings)
     except RuleError as error:
-        values = error.text.values  # "rules.<key>: must be <expects>, not <value>"
-        setting = engine.settings.get(values.get("key"))
-        if setting is None or "expects" not in values:
-            raise service.Refused(error.text, 400) from None
-        raise service.Refused("%(setting)s: must be %(expects)s, not %(value)s", 400, setting=setting.label or values["key"],
-                             expects=setting.expects, value=values["value"]) from None
+        raise as_the_form_says(engine, service.Refused(error.text, 400), values) from None
     return rules
+
+
+def as_the_form_says(engine, refusal: service.Refused, values: dict[str, str]) -> service.Refused:
+    """A setting's refusal (the engine's, naming it as a log does: "rules.first_dealer: 'Zed' is
+    not a player at this table") in the form's words: the setting by its label, what was typed
+    in the language's quotes ("First dealer (default: the first seat): “Zed” is not among the
+    players' names…"); any other refusal as it is."""
+    text = refusal.text
+    setting = engine.settings.get(text.key) if isinstance(text, SettingText) else None
+    if setting is None:
+        return refusal
+    return service.Refused(text.form, refusal.status, **{
+        **text.values, "setting": setting.label or text.key,
+        "value": _shown(values.get(text.key, "").strip() or str(text.values.get("value", "")))})
 
 
 # --- amounts as typed on a phone ---------------------------------------------------------

@@ -1,0 +1,78 @@
+"""Refusals a player reads in the programmer's way (the words helper): the new-table form's
+refusal of a setting names the setting by its label and quotes the value in the language's
+quotes."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import pytest
+from babel.support import Translations
+
+from scorekeeper.games import ENGINES
+from scorekeeper.games.base import currency_code, money
+from tests.games import SUPPORT
+
+CATALOGS = Path(__file__).parents[1] / "scorekeeper" / "translations"
+QUOTES = {"en": ("“", "”"), "de": ("„", "“"), "es": ("«", "»"), "pl": ("„", "”")}
+
+
+def message(response) -> str:
+    found = re.search(r'<div id="message"[^>]*>(.*?)</div>', response.get_data(as_text=True), re.S)
+    assert found, response.get_data(as_text=True)[:500]
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", found.group(1))).split())
+
+
+def label(lang: str, text: str) -> str:
+    return text if lang == "en" else Translations.load(str(CATALOGS), [lang]).gettext(str(text))
+
+
+def junk(setting) -> str:
+    """A value the setting refuses, as a host (or a link) could type it."""
+    if isinstance(setting.default, int) and not isinstance(setting.default, bool):
+        return "-7"
+    return "Zed"
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "es", "pl"])
+def test_every_setting_refusal_names_the_setting_as_the_form_does_and_quotes_the_value(phone, app, lang):
+    """"Rules.first_dealer: 'Zed' is not a player at this table", "Dice: must be "numbers" or
+    "poker", not 'abc'", "Points to win: type a whole number.": the log's field path, Python's
+    quotes, or no value at all. Every setting on every game's form is refused with its label
+    and what was typed in the language's quotes, nothing opened."""
+    app.config["LIMITS"] = {"table": (1000, 1000, 1000)}
+    host = phone().speaking(lang)
+    opening, closing = QUOTES[lang]
+    for game, engine in ENGINES.items():
+        for key, setting in engine.settings.items():
+            if not setting.offered or isinstance(setting.default, bool) or setting.check in (money, currency_code):
+                continue  # yes/no is a select of two; stakes and currencies have words of their own
+            typed = junk(setting)
+            data = {"player": list(SUPPORT[game].PLAYERS), f"rule_{key}": typed}
+            if setting.depends:
+                data[f"rule_{setting.depends}"] = setting.only[0] if setting.only else ""
+            response = host.post(f"/new/{game}", data, fetch=False)
+            assert response.status_code == 400, (game, key)
+            words = message(response)
+            assert words.startswith(f"{label(lang, setting.label)}: {opening}{typed}{closing} "), (game, key, words)
+            assert "rules." not in words.lower() and f"'{typed}'" not in words, (game, key, words)
+
+
+def test_a_first_dealer_not_at_the_table_is_refused_in_the_players_words(phone):
+    """A Euchre table opened with a first dealer who is not among the names (a settlement's
+    link, and the names changed after it filled the form) was "Rules.first_dealer: 'Zed' is not
+    a player at this table."."""
+    players = list(SUPPORT["euchre"].PLAYERS)
+    said_in = {}
+    for lang in ("en", "de", "es", "pl"):
+        response = phone().speaking(lang).post("/new/euchre", {"player": players, "rule_first_dealer": " Zed "},
+                                               fetch=False)
+        assert response.status_code == 400
+        said_in[lang] = message(response)
+    assert said_in["en"] == ("First dealer (default: the first seat): “Zed” is not among the players' names: "
+                             "type one of them, or leave it empty for the first seat.")
+    assert said_in["de"].startswith("Erster Geber (sonst: Platz 1): „Zed“ ")
+    assert said_in["es"].startswith("Quién reparte primero (por defecto, el primer asiento): «Zed» ")
+    assert said_in["pl"].startswith("Pierwszy rozdający (domyślnie: pierwsze miejsce): „Zed” ")
