@@ -199,7 +199,8 @@ def _undo(who: Viewer, played: Any, recorded: Any) -> Refused | None:
     if refused:
         return refused
     if recorded is None or not played.entries or played.entries[-1][0].id != recorded.id:
-        return Refused("Only the last entry can be undone; the host can correct older ones.")
+        return Refused("Only the last entry can be undone. An older one can be corrected, by the phone "
+                       "that wrote it or by the host.")
     return _undoing(who, played, recorded)
 
 

@@ -145,7 +145,8 @@ class Write:
             raise Refused("There is nothing to undo.")
         last = played.entries[-1][0]
         if str(target) != str(last.id):
-            raise Refused("Only the last entry can be undone; the host can correct older ones.")
+            raise Refused("Only the last entry can be undone. An older one can be corrected, by the phone "
+                          "that wrote it or by the host.")
         require("undo", self.who, played, last)
         return self.event("undo", target=last.id)
 

@@ -1,16 +1,18 @@
 """Refusals a player reads in the programmer's way (the words helper): the new-table form's
 refusal of a setting names the setting by its label and quotes the value in the language's
-quotes."""
+quotes; an undo of an older entry says who may correct it."""
 
 from __future__ import annotations
 
 import html
+import json
 import re
 from pathlib import Path
 
 import pytest
 from babel.support import Translations
 
+from scorekeeper import service, store
 from scorekeeper.games import ENGINES
 from scorekeeper.games.base import currency_code, money
 from tests.games import SUPPORT
@@ -23,6 +25,15 @@ def message(response) -> str:
     found = re.search(r'<div id="message"[^>]*>(.*?)</div>', response.get_data(as_text=True), re.S)
     assert found, response.get_data(as_text=True)[:500]
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", found.group(1))).split())
+
+
+def said(response) -> str:
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", response.get_data(as_text=True))).split())
+
+
+def played_of(app, token):
+    db = store.connect(app.config["DATABASE"])
+    return service.load(db, service.current_game(db, service.by_join_token(db, token)["id"]))
 
 
 def label(lang: str, text: str) -> str:
@@ -76,3 +87,27 @@ def test_a_first_dealer_not_at_the_table_is_refused_in_the_players_words(phone):
     assert said_in["de"].startswith("Erster Geber (sonst: Platz 1): „Zed“ ")
     assert said_in["es"].startswith("Quién reparte primero (por defecto, el primer asiento): «Zed» ")
     assert said_in["pl"].startswith("Pierwszy rozdający (domyślnie: pierwsze miejsce): „Zed” ")
+
+
+def test_undoing_an_older_entry_says_who_may_correct_it(phone, app):
+    """"Only the last entry can be undone; the host can correct older ones." — while the phone
+    that wrote an entry may correct it too. The words say who may."""
+    host, ben = phone(), phone()
+    token = host.open_table("yatzy", ("Anna", "Ben"))
+    host.join(token, "Anna")
+    ben.join(token, "Ben")
+    for device, name, box in ((host, "Anna", "1"), (ben, "Ben", "1"), (host, "Anna", "2")):
+        assert device.enter(token, {"type": "score", "player": name, "box": box, "value": 2}).status_code == 200
+    bens = played_of(app, token).entries[1][0].id
+    for lang, words in (("en", "Only the last entry can be undone. An older one can be corrected, by the phone "
+                               "that wrote it or by the host."),
+                        ("de", "Nur der letzte Eintrag kann zurückgenommen werden. Einen älteren kann das Handy, "
+                               "das ihn geschrieben hat, oder der Gastgeber korrigieren."),
+                        ("es", "Solo se puede deshacer la última anotación. Una anterior la puede corregir el "
+                               "móvil que la escribió o el anfitrión."),
+                        ("pl", "Cofnąć można tylko ostatni wpis. Starszy może poprawić telefon, który go zapisał, "
+                               "albo gospodarz.")):
+        refused = ben.speaking(lang).write(f"/t/{token}/undo", {"target": str(bens)})
+        assert refused.status_code == 409
+        assert words in said(refused)
+    assert ben.write(f"/t/{token}/correct", {"target": str(bens), "event": json.dumps({"value": 4})}).status_code == 200
