@@ -157,6 +157,9 @@ class Write:
         index = played.index_of(target)
         require("correct", self.who, played, None if index is None else played.entries[index][0])
         recorded, old = played.entries[index]
+        if _changes_whose_or_what(old, event, played.engine.events):
+            raise Refused("A correction keeps whose entry it is and what kind. The last entry can be undone and "
+                          "entered again.", 400)
         replacement = {k: v for k, v in {**old, **event}.items() if v is not None and k not in ("at", "by")}
         mark = (played.row["id"], played.last_event_id, index, json.dumps(replacement, sort_keys=True))
         misfit = CHECKED.get(mark, ...)
@@ -486,6 +489,20 @@ def _limit_keys(limit: Limit, device: str | None, address: str | None) -> list[t
 
 
 # --- opening a table -------------------------------------------------------------------
+
+
+def _changes_whose_or_what(old: dict, change: dict, kinds: Any) -> bool:
+    """Whether a correction would make an entry another player's (the log's `player`) or a kind
+    the game does not have (`type`: a hand may become a redeal, a score stays a score), which no
+    correction does: the engine said so in its own words ("type must be score"), or wrote it
+    as the other player's."""
+    given = change.get("type")
+    if given is not None and given != old.get("type") and (not isinstance(given, str) or given not in kinds):
+        return True
+    given = change.get("player")
+    if given is None or "player" not in old:
+        return False
+    return not isinstance(given, str) or given.strip().casefold() != str(old["player"]).casefold()
 
 
 def create_table(db: sqlite_utils.Database, device: str, game: str, rules: Any,

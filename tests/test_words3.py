@@ -1,6 +1,7 @@
 """Refusals a player reads in the programmer's way (the words helper): the new-table form's
 refusal of a setting names the setting by its label and quotes the value in the language's
-quotes; an undo of an older entry says who may correct it."""
+quotes; an undo of an older entry says who may correct it; a correction that would make an
+entry another player's or another kind is refused in words, nothing written."""
 
 from __future__ import annotations
 
@@ -111,3 +112,35 @@ def test_undoing_an_older_entry_says_who_may_correct_it(phone, app):
         assert refused.status_code == 409
         assert words in said(refused)
     assert ben.write(f"/t/{token}/correct", {"target": str(bens), "event": json.dumps({"value": 4})}).status_code == 200
+
+
+def test_a_correction_that_changes_whose_entry_or_its_kind_is_refused_in_words(phone, app):
+    """A correction sent by hand with another type answered "Type debe ser score", the engine's
+    words. A correction keeps whose entry it is and what kind: one that would change either is
+    refused in words, nothing written."""
+    host = phone()
+    token = host.open_table("yatzy", ("Anna", "Ben"))
+    host.join(token, "Anna")
+    assert host.enter(token, {"type": "score", "player": "Anna", "box": "1", "value": 3}).status_code == 200
+    assert host.enter(token, {"type": "score", "player": "Ben", "box": "1", "value": 2}).status_code == 200
+    bens = played_of(app, token).entries[1][0].id
+    before = played_of(app, token).entries
+    for change, lang, words in (
+            ({"type": "turn"}, "es", "Una corrección no cambia de quién es la anotación ni de qué tipo. La última "
+                                     "anotación se puede deshacer y anotar de nuevo."),
+            ({"player": "Anna", "box": "2"}, "en", "A correction keeps whose entry it is and what kind. The last "
+                                                  "entry can be undone and entered again."),
+            ({"type": ["score"], "value": 1}, "en", "A correction keeps whose entry it is and what kind."),
+            ({"player": 7}, "de", "Eine Korrektur ändert nicht, wessen Eintrag es ist und welcher Art. Den letzten "
+                                  "Eintrag kann man zurücknehmen und neu eintragen."),
+            ({"type": None, "player": ["Ben"]}, "pl", "Poprawka nie zmienia, czyj to wpis ani jakiego rodzaju. "
+                                                      "Ostatni wpis można cofnąć i wpisać od nowa.")):
+        refused = host.speaking(lang).write(f"/t/{token}/correct", {"target": str(bens), "event": json.dumps(change)})
+        assert refused.status_code == 400, change
+        assert words in said(refused), said(refused)[:300]
+    assert played_of(app, token).entries == before
+    # the same player, spelt as the pad may, still corrects
+    assert host.write(f"/t/{token}/correct", {"target": str(bens),
+                                              "event": json.dumps({"player": "ben", "type": "score", "value": 4})
+                                              }).status_code == 200
+    assert [event["value"] for _, event in played_of(app, token).entries] == [3, 4]
