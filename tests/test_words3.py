@@ -144,3 +144,29 @@ def test_a_correction_that_changes_whose_entry_or_its_kind_is_refused_in_words(p
                                               "event": json.dumps({"player": "ben", "type": "score", "value": 4})
                                               }).status_code == 200
     assert [event["value"] for _, event in played_of(app, token).entries] == [3, 4]
+
+
+def test_the_refused_setting_opens_in_view_focused(phone):
+    """The refusal stood at the top of the page, and the field it names 1,400 px below it on a
+    phone (a Euchre form's first dealer): the refused field opens focused (the browser brings
+    it into view, no script), marked invalid; the others are not."""
+    host = phone().speaking("de")
+    response = host.post("/new/euchre", {"player": list(SUPPORT["euchre"].PLAYERS), "rule_first_dealer": "Zed"},
+                         fetch=False)
+    page = response.get_data(as_text=True)
+    assert re.search(r'<input name="rule_first_dealer" value="Zed" autofocus aria-invalid="true"', page)
+    assert page.count("autofocus") == 1
+    page = host.post("/new/escalero", {"player": ["Anna", "Ben"], "rule_stake": "viel"},
+                     fetch=False).get_data(as_text=True)
+    assert re.search(r'<input name="rule_stake" value="viel" autofocus aria-invalid="true"', page)
+    assert page.count("autofocus") == 1
+    page = host.post("/new/escalero", {"player": ["Anna", "Ben"], "rule_currency": "$"},
+                     fetch=False).get_data(as_text=True)
+    assert re.search(r'<input name="rule_currency" value="\$" autofocus', page)
+    page = host.post("/new/escalero", {"player": ["Anna", "Ben"], "rule_dice_faces": "dice"},
+                     fetch=False).get_data(as_text=True)
+    assert re.search(r'name="rule_dice_faces" value="numbers" [^>]*autofocus', page)
+    assert page.count("autofocus") == 1
+    # a refusal of no setting (two names alike) focuses nothing
+    page = host.post("/new/escalero", {"player": ["Anna", "anna"]}, fetch=False).get_data(as_text=True)
+    assert "autofocus" not in page

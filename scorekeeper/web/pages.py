@@ -153,7 +153,10 @@ def create(game: str):
     except service.Refused as refusal:
         metrics.refused(refusal)
         refusal = as_the_form_says(engine, refusal, values)
-        return render_template("new.html", **new_form(engine, values, names), message=say(refusal)), refusal.status
+        # the setting refused opens in view, focused (the message stays on top): a form's last
+        # setting is 1,400 px below the message on a phone
+        return render_template("new.html", **new_form(engine, values, names), message=say(refusal),
+                               refused=getattr(refusal, "setting", None)), refusal.status
     # opened from a settlement: the table it came from shows its phones the way here (a forged
     # or a stranger's `after` links nothing, and says nothing: service.follow_on)
     linked = service.follow_on(get_db(), device_id(), values["after"], table)
@@ -234,10 +237,14 @@ def rules_from_form(engine, values: dict[str, str]) -> dict:
             try:
                 rules[key] = int(text)
             except ValueError:
-                raise service.Refused(CHOOSE if setting.choices else TYPE, 400, setting=setting.label or key,
-                                      value=_shown(text), expects=setting.expects) from None
+                raise about(key, service.Refused(CHOOSE if setting.choices else TYPE, 400,
+                                                 setting=setting.label or key, value=_shown(text),
+                                                 expects=setting.expects)) from None
         elif setting.check is money:
-            rules[key] = amount_typed(text, currency, setting.label or key)
+            try:
+                rules[key] = amount_typed(text, currency, setting.label or key)
+            except service.Refused as refusal:
+                raise about(key, refusal) from None
         elif setting.check is currency_code:
             rules[key] = currency
         else:
@@ -258,9 +265,15 @@ def as_the_form_says(engine, refusal: service.Refused, values: dict[str, str]) -
     setting = engine.settings.get(text.key) if isinstance(text, SettingText) else None
     if setting is None:
         return refusal
-    return service.Refused(text.form, refusal.status, **{
+    return about(text.key, service.Refused(text.form, refusal.status, **{
         **text.values, "setting": setting.label or text.key,
-        "value": _shown(values.get(text.key, "").strip() or str(text.values.get("value", "")))})
+        "value": _shown(values.get(text.key, "").strip() or str(text.values.get("value", "")))}))
+
+
+def about(key: str, refusal: service.Refused) -> service.Refused:
+    """`refusal`, marked as the refusal of setting `key` (the form shows that field)."""
+    refusal.setting = key
+    return refusal
 
 
 # --- amounts as typed on a phone ---------------------------------------------------------
@@ -302,15 +315,16 @@ def _currency_typed(engine, values: dict[str, str]) -> str:
         return setting.default
     word = text.casefold()
     if word in SIGNS:
-        raise service.Refused("%(setting)s: “%(value)s” is the sign of several currencies: type the three "
-                              "letters of yours, like %(codes)s.", 400, setting=setting.label or key,
-                              value=_shown(text), codes=SIGNS[word])
+        raise about(key, service.Refused("%(setting)s: “%(value)s” is the sign of several currencies: type "
+                                         "the three letters of yours, like %(codes)s.", 400,
+                                         setting=setting.label or key, value=_shown(text), codes=SIGNS[word]))
     code = CURRENCY_WORDS.get(word, text)
     try:
         return currency_code(code)
     except ValueError:
-        raise service.Refused("%(setting)s: “%(value)s” is no currency code: type its three letters, like "
-                              "EUR, PLN or GBP.", 400, setting=setting.label or key, value=_shown(text)) from None
+        raise about(key, service.Refused("%(setting)s: “%(value)s” is no currency code: type its three letters, "
+                                         "like EUR, PLN or GBP.", 400, setting=setting.label or key,
+                                         value=_shown(text))) from None
 
 
 def amount_typed(text: str, currency: str, label: str) -> str:
