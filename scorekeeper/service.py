@@ -740,8 +740,28 @@ def _settle_players(change: Write) -> None:
     settled.pop("teams", None)
     if teams:
         settled["teams"] = teams
+    settled = _seated_rules(settled)
     if settled != header:
         change.set_header(settled)
+
+
+def _seated_rules(header: dict) -> dict:
+    """The header as the seats settle it, less a rule that names someone who did not sit down:
+    a table opened with "Zed" to deal first and only two names, filled by Cleo and Dora, had
+    its four players and no game ("the host still has to seat enough players"), for good. Such
+    a rule (the setting the game's refusal names) falls back to its default, as if the form had
+    left it empty; a table still short of players keeps it (its player may yet sit down)."""
+    rules = dict(header.get("rules") or {})
+    for _ in range(len(rules)):
+        try:
+            read_header({**header, "rules": rules, "events": []})
+            break
+        except LogError as error:
+            key = getattr(error.text, "key", None)
+            if error.seating or key not in rules:
+                break
+            del rules[key]
+    return header if rules == (header.get("rules") or {}) else {**header, "rules": rules}
 
 
 def join(db: sqlite_utils.Database, table: dict, device: str, seat_id: Any = None,

@@ -559,3 +559,23 @@ def test_a_screen_reader_hears_which_question_a_hand_s_box_answers(phone):
         found = re.search(rf'<p class="label" id="([\w-]+)">{question}\b.*?<div [^>]*role="{role}" aria-labelledby="\1">'
                           rf'(?:(?!</div>).)*name="{field}"', tray, re.S)
         assert found, question
+
+
+def test_a_first_dealer_who_never_sits_down_gives_way_to_the_first_seat(app, phone):
+    """A table opened with two names and "Zed" to deal first, filled by Cleo and Dora, had its
+    four players and no game, for good: every entry was refused as "the host still has to seat
+    enough players". Once the seats are full without Zed, the first seat deals, as if the field
+    had been left empty; Zed sitting down in time keeps Zed the first dealer."""
+    for last, dealer in (("Dora", "Anna"), ("Zed", "Zed")):
+        host = phone()
+        token = host.open_table(game="euchre", players=("Anna", "Ben"), first_dealer="Zed")
+        anna = phone()
+        anna.join(token, "Anna")
+        phone().join(token, "Ben")
+        for name in ("Cleo", last):
+            assert phone().post(f"/t/{token}/join", {"name": name, "change": phone().board_change(token)},
+                                fetch=False).status_code == 303
+        played = played_of(app, token)
+        assert played.game is not None and played.state.first_dealer == dealer
+        response = anna.enter(token, {"type": "hand", "maker": "Ben", "tricks": 3})
+        assert response.status_code == 200, response.get_data(as_text=True)
