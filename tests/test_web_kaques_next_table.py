@@ -135,8 +135,10 @@ def test_a_stake_comes_back_with_the_same_game_and_only_the_currency_with_anothe
     host, token = escalero_game(phone)
     page = board(host, f"/t/{token}")
     same = board(host, link_to(page, "escalero"))
+    # the stake as the phone's language writes it (a Spanish phone: "0,20"; "0.20" came back)
     assert (form_value(same, "stake"), form_value(same, "currency"), form_value(same, "columns")) == \
-        ("0.20", "PLN", "1")
+        ("0,20", "PLN", "1")
+    assert form_value(board(phone(), link_to(page, "escalero")), "stake") == "0.20"  # an English one
     assert form_value(same, "straight") == "20"  # the default, as ever
     assert "rule_straight" not in link_to(page, "escalero")
     other = link_to(page, "yatzy")

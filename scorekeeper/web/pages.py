@@ -6,7 +6,9 @@ import re
 import unicodedata
 from decimal import Decimal
 
+from babel.numbers import format_decimal
 from flask import Blueprint, abort, redirect, render_template, request, session
+from flask_babel import get_locale
 
 from .. import metrics, service
 from ..games import ENGINES
@@ -106,7 +108,10 @@ def carried_values(engine, args) -> dict[str, str]:
             continue
         if key in typed:
             kept[key] = _form_text(typed[key])
-    return kept
+    # a stake as the phone's language writes a number ("0,10" on a German phone, where the
+    # host had typed it so: "0.10" came back), read as typed when the form is sent
+    return {key: format_decimal(Decimal(text), format="0.00##", locale=str(get_locale()))
+            if engine.settings[key].check is money else text for key, text in kept.items()}
 
 
 @bp.get("/new/<game>")
