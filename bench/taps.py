@@ -32,8 +32,8 @@ class Counter:
 
 @contextmanager
 def counting(counter: Counter):
-    """Count Page/Locator clicks, taps, checks and fills while active."""
-    from playwright.sync_api import Locator, Page
+    """Count Page/Locator clicks, taps, checks and fills, and taps on a spot, while active."""
+    from playwright.sync_api import Locator, Mouse, Page, Touchscreen
 
     originals = []
 
@@ -64,6 +64,22 @@ def counting(counter: Counter):
         for name in ("click", "tap", "check", "dblclick"):
             wrap(cls, name, False)
         wrap(cls, "fill", True)
+
+    def at_spot(cls, name):
+        """A tap on a spot of the screen (the helpers' thumb: Mouse.click, Touchscreen.tap)."""
+        original = getattr(cls, name)
+
+        def counted(self, x, y, *args, **kwargs):
+            if counter.active:
+                counter.taps += 1
+                counter.scrolls += not 0 <= y <= 740  # the phone's screen (tests/browser: PHONE)
+            return original(self, x, y, *args, **kwargs)
+
+        originals.append((cls, name, original))
+        setattr(cls, name, counted)
+
+    at_spot(Mouse, "click")
+    at_spot(Touchscreen, "tap")
     try:
         yield counter
     finally:
