@@ -40,18 +40,10 @@ def test_a_refusal_names_a_host_who_wrote_from_no_seat_as_the_host_after_it_host
     German phone, a raw "host" (the refusal asked whether her phone hosts now, not whether it
     wrote from a seat, as the history does since entries carry their seat). It names the host
     in the phone's words, as the history row of that entry does."""
-    from scorekeeper import service
-    from tests.test_seats import host_says, seat_of
+    from tests.test_seats import host_says, hosting_from_no_seat
 
     opener, anna, ben = phone(), phone(), phone().speaking("de")
-    token = opener.open_table(players=("Anna", "Ben"))
-    anna.join(token, "Anna")
-    ben.join(token, "Ben")
-    seat = seat_of(app, token, "Anna")
-    assert host_says(opener, token, f"/seats/{seat['id']}/host",
-                     {"sat": service.seat_mark(seat["device"])}).status_code == 200
-    assert host_says(anna, token, f"/seats/{seat['id']}/free",
-                     {"sat": service.seat_mark(seat["device"])}).status_code == 200
+    token = hosting_from_no_seat(app, opener, anna, ben)
     before = ben.board_change(token)
     assert anna.enter(token, {"type": "score", "player": "Anna", "column": 1, "row": "F", "value": 35}).status_code == 200
     assert host_says(opener, token, "/host").status_code == 200  # the table's phone takes its part back

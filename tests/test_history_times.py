@@ -85,18 +85,10 @@ def test_a_host_handed_the_table_writes_without_a_seat_as_the_host_after_it_host
     Ben's turn for him, then the table's phone took its part back: her row read a raw "host"
     in every language, as no host's entry does. It reads as the host's, in each phone's words;
     a seat's own entry keeps its name."""
-    from scorekeeper import service
-    from tests.test_seats import host_says, seat_of
+    from tests.test_seats import host_says, hosting_from_no_seat
 
     opener, anna, ben = phone().speaking("de"), phone(), phone().speaking("es")
-    token = opener.open_table(players=("Anna", "Ben"))
-    anna.join(token, "Anna")
-    ben.join(token, "Ben")
-    seat = seat_of(app, token, "Anna")
-    assert host_says(opener, token, f"/seats/{seat['id']}/host",
-                     {"sat": service.seat_mark(seat["device"])}).status_code == 200
-    assert host_says(anna, token, f"/seats/{seat['id']}/free",
-                     {"sat": service.seat_mark(seat["device"])}).status_code == 200
+    token = hosting_from_no_seat(app, opener, anna, ben)
     assert anna.enter(token, {"type": "score", "player": "Anna", "column": 1, "row": "F", "value": 35}).status_code == 200
     assert ben.enter(token, {"type": "score", "player": "Ben", "column": 1, "row": "F", "value": 35}).status_code == 200
     assert host_says(opener, token, "/host").status_code == 200  # the table's phone takes its part back

@@ -41,6 +41,19 @@ def host_says(host: Phone, token: str, path: str, fields: dict | None = None):
     return host.post(f"/t/{token}{path}", {**(fields or {}), "change": host.board_change(token)})
 
 
+def hosting_from_no_seat(app, opener: Phone, anna: Phone, ben: Phone) -> str:
+    """A table of Anna and Ben (`ben` seated) the opener handed to Anna's phone ("Make host"),
+    which then freed its own seat: Anna's phone hosts from no seat. Its join token."""
+    token = opener.open_table(players=("Anna", "Ben"))
+    anna.join(token, "Anna")
+    ben.join(token, "Ben")
+    seat = seat_of(app, token, "Anna")
+    mark = {"sat": service.seat_mark(seat["device"])}
+    assert host_says(opener, token, f"/seats/{seat['id']}/host", mark).status_code == 200
+    assert host_says(anna, token, f"/seats/{seat['id']}/free", mark).status_code == 200
+    return token
+
+
 def add_me(phone: Phone, token: str, name: str):
     phone.get(f"/t/{token}")
     return phone.post(f"/t/{token}/join", {"name": name, "change": phone.board_change(token)})
