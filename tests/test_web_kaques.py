@@ -538,13 +538,15 @@ def test_a_screen_reader_hears_who_won(table):
     """The game's end reached a seated phone as a whole board, and #said said nothing: a screen
     reader heard no sign the game was over, nor who won. Now it says who won as the settlement
     heads it, after the last turn where the board comes in parts (the host's phone); the
-    writer's own answer leaves it out (its focus goes to the settlement, which says it)."""
+    writer's own answer leaves it out (its focus goes to the settlement, which says it), and
+    empties the line, which kept the last turn it heard ("Your turn!" after the end)."""
     token, anna, ben, cleo = table
     before = {name: re.search(r'id="stamp"[^>]*data-change="(\d+)"', board(phone, token)).group(1)
               for name, phone in (("anna", anna), ("ben", ben), ("cleo", cleo))}
     fertisch, _ = actions(anna.tray(token), "total")
     answer = anna.press(token, fertisch, form=anna.tray(token, points="10000"))
-    assert answer.status_code == 200 and 'id="said"' not in answer.get_data(as_text=True)
+    assert answer.status_code == 200 and '<hx-partial id="said" hx-swap="innerHTML"></hx-partial>' in \
+        answer.get_data(as_text=True)
 
     def said(phone, name):
         told = phone.get(f"/t/{token}/board?since={before[name]}", headers={"HX-Request": "true"}).get_data(as_text=True)

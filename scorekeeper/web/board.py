@@ -175,8 +175,10 @@ def since(ctx: TableContext, base: int, change: int, tapped: Any = None, answer:
     if not how:
         return ""
     out = whole(ctx, change, tapped, slice_, how)
-    if how == SHOW_SETTLEMENT and not answer:  # the end, to a screen reader too: who won (`render`)
-        out += partial(headline(out), "said", "innerHTML")
+    if how == SHOW_SETTLEMENT:  # the end, to a screen reader too: who won (`render`) — not to
+        # the writer of the last entry, whose focus goes to the settlement, which says it; its
+        # line is emptied (it kept the last turn line it heard: "Your turn!" after the end)
+        out += partial("" if answer else headline(out), "said", "innerHTML")
     return out
 
 
@@ -311,6 +313,8 @@ def render(ctx: TableContext, change: int, chosen: Iterable[Part], base: int, ev
         elif turn is not None:
             said += " " + INSIDE.sub("", str(turn()).strip())
         out.append(partial(SPACE.sub(" ", said), "said", "innerHTML"))
+    elif ctx.played.finished:  # the writer of the last entry: its line emptied (`since`)
+        out.append(partial("", "said", "innerHTML"))
     return SPACE.sub(" ", "".join(out))
 
 
