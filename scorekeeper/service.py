@@ -364,7 +364,7 @@ def stale_refusal(db: sqlite_utils.Database, table: dict, who: Viewer | None, bo
     if kind == "undo" and not adds:  # an undo or a correction ran into it: "enter it again" was no answer
         if by:
             return Refused("%(name)s undid the last entry meanwhile: check the board. Nothing was changed.",
-                           name=writer(by, device, table))
+                           name=by)
         return Refused("The last entry was undone meanwhile: check the board. Nothing was changed.")
     if kind == "undo":
         return Refused("The last entry was undone or corrected meanwhile: check the board and enter it again.")

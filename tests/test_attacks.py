@@ -127,7 +127,7 @@ def test_a_log_s_time_at_the_calendar_s_edge_leaves_its_pages_readable(app, phon
     imported, and then its table, its history and its player's statistics answered 500 for good
     (the player's page with every other game of that name on the phone); the day "9999-12-31"
     on a game naming a real table was a 500 of /import. The pages show no time for such an entry
-    (web/history.entry_time: no moment on the server's clock is no time a row can show), and
+    (i18n.clock: no moment on the server's clock is no time a row can show), and
     the claim is checked as any other."""
     log = {"format": "scorekeeper-log/1", "game": "kaques", "players": ["Anna", "Ben"], "rules": {"target": 50},
            "events": [{"type": "turn", "player": "Anna", "points": 0}, {"type": "turn", "player": "Ben", "points": 50}]}

@@ -21,7 +21,7 @@ from ..gamelog import LogError, cooperate, paced, parse_json
 from ..games.base import Text
 from .context import TableContext, table_blueprint, table_url
 from .db import get_db
-from .i18n import _, _moment, clock, say
+from .i18n import _, say, when
 from .security import client_address, device_id
 from .writes import change_of, fragment
 
@@ -37,32 +37,16 @@ GAMES_PAGE = 10  # games a page of the history page
 BOARD_PAGE_ROWS = 25  # a page of the board's earlier entries, whose rows may carry their corrections
 
 
-def entry_time(at: str | None) -> str:
-    """The time of day an entry was made, as the phone's language writes it and on the clock
-    other times are shown on (`i18n.clock`: the server's, the pub's); "" where it is not known.
-
-    An entry made here carries the moment it was made. An imported log's entry carries the time
-    it was played where the log gives one (`at`); where it gives none, none is known: its row
-    shows no time at all rather than a clock time that is really when the log was imported
-    (which read as "played at 17:07" under a game played the night before), and the game's
-    heading says when it was imported and that its log does not say when it was played
-    (`played_from`). An export of the game again gives such an entry no `at` either. An `at`
-    that is no time ("last Friday": the log format only asks for text) is shown as no time
-    too, rather than as itself, unchecked, in the row."""
-    return clock(at) if at and _moment(at) is not None else ""
-
-
 def played_from(played: service.Played) -> str | None:
     """When an imported game was played, as far as its log says (`stats.started`): its
     `started_at`, else its first entry's `at`; None where neither is a time (entries played on
     at the table after the import say nothing of when the log's game began)."""
     for started in (played.header.get("started_at"), played.history[0].at if played.history else None):
-        if isinstance(started, str) and started and _moment(started) is not None:
+        if isinstance(started, str) and when(started):  # "" for no time (i18n.when)
             return started
     return None
 
 
-bp.add_app_template_global(entry_time)
 bp.add_app_template_global(played_from)
 
 

@@ -297,7 +297,7 @@ def when(iso_text: Any, with_time: bool = False) -> str:
     '05.03.25'; `with_time` adds the hour and minute ('3/5/25, 8:15 PM', '05.03.25, 20:15').
     Digits only, no month names: they fit a phone's line in every language. A text that is no
     time (an imported log's `started_at` of "last Friday", or of 50,000 letters) is no date, as
-    it is no time in a history row (web/history.py, entry_time)."""
+    it is no time in a history row (`clock`)."""
     moment = _moment(iso_text)
     if moment is None:
         return ""
@@ -307,7 +307,16 @@ def when(iso_text: Any, with_time: bool = False) -> str:
 
 
 def clock(iso_text: Any) -> str:
-    """Just the time of day of a stored time, as the locale writes it ('8:15 PM', '20:15')."""
+    """Just the time of day of a stored time, as the locale writes it ('8:15 PM', '20:15'), on
+    the server's clock (the pub's); "" where none is known.
+
+    An entry made here carries the moment it was made. An imported log's entry carries the time
+    it was played where the log gives one (`at`); where it gives none, none is known: its row
+    shows no time at all rather than a clock time that is really when the log was imported
+    (which read as "played at 17:07" under a game played the night before), and the game's
+    heading says when it was imported and that its log does not say when it was played
+    (web/history.py, `played_from`). An `at` that is no time ("last Friday": the log format only
+    asks for text) is no time either, rather than itself, unchecked, in the row."""
     return _clock(iso_text, str(get_locale()))
 
 
@@ -315,7 +324,7 @@ def clock(iso_text: Any) -> str:
 def _clock(iso_text: Any, locale: str) -> str:
     moment = _moment(iso_text)
     if moment is None:
-        return "" if iso_text is None else str(iso_text)
+        return ""
     return format_time(moment, "short", tzinfo=moment.tzinfo, locale=locale)
 
 

@@ -68,27 +68,29 @@ def _currency_key(engine) -> str | None:
 
 
 @bp.app_template_global("next_rules")
-def next_rules(played: service.Played, engine) -> dict[str, str]:
-    """The settlement's link to `engine`'s new-table form, past the names: the finished game's
-    rules as that form takes them (`rule_<key>`), for the same game — a race to 100 came back a
-    race to 10,000, a stake of 0.20 at the default —, as a rematch would have them (the first
-    deal moved on), each setting of the form that differs from its default only (the link is in
-    every finished board); for another game only the currency (a stake per point is another
-    thing in each game)."""
+def next_rules(played: service.Played) -> dict[str, dict[str, str]]:
+    """The settlement's links to each game's new-table form, past the names (by game): the
+    finished game's rules as that form takes them (`rule_<key>`), for the same game — a race to
+    100 came back a race to 10,000, a stake of 0.20 at the default —, as a rematch would have
+    them (the first deal moved on), each setting of the form that differs from its default only
+    (the links are in every finished board); for another game only the currency (a stake per
+    point is another thing in each game)."""
     mine = played.engine
     try:
         rules = parse_rules(mine.rematch_rules(played.state) if mine.rematch_rules and played.state is not None
                             else played.header.get("rules"), mine.settings)
     except (RuleError, TypeError, ValueError, KeyError, AttributeError):
-        return {}
-    if engine.name != mine.name:
-        theirs, ours = _currency_key(engine), _currency_key(mine)
-        if not theirs or not ours or rules.get(ours) == engine.settings[theirs].default:
-            return {}
-        return {f"rule_{theirs}": _form_text(rules[ours])}
-    return {f"rule_{key}": _form_text(rules[key]) for key, setting in mine.settings.items()
-            if setting.offered and key in rules and rules[key] is not None
-            and rules[key] != setting.default_for(rules)}
+        return {name: {} for name in ENGINES}
+    ours = _currency_key(mine)
+    carried = {}
+    for name, engine in ENGINES.items():
+        theirs = _currency_key(engine)
+        carried[name] = {} if not theirs or not ours or rules.get(ours) == engine.settings[theirs].default \
+            else {f"rule_{theirs}": _form_text(rules[ours])}
+    carried[mine.name] = {f"rule_{key}": _form_text(rules[key]) for key, setting in mine.settings.items()
+                          if setting.offered and key in rules and rules[key] is not None
+                          and rules[key] != setting.default_for(rules)}
+    return carried
 
 
 def carried_values(engine, args) -> dict[str, str]:
@@ -311,7 +313,7 @@ def _shown(text: str) -> str:
 def _currency_typed(engine, values: dict[str, str]) -> str:
     """The currency field as a three-letter code: "eur", "€" and "zł" are EUR, EUR and PLN;
     a sign several currencies share ("$") or what is no code is refused in words."""
-    key = next((key for key, setting in engine.settings.items() if setting.check is currency_code), None)
+    key = _currency_key(engine)
     if key is None:
         return ""
     setting = engine.settings[key]
