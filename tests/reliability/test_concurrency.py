@@ -24,11 +24,14 @@ ALREADY = ("already entered",)  # an entry made on a board another phone has mov
 # at (service.write): a loser that arrives after the winner committed hears what the game is
 # now — another side's turn, the game over — rather than "already entered"; still a reason.
 TURN_MOVED_ON = ("write in their column", "The game is over")
+ANSWERED_BY: set[str] = set()  # the worker processes that answered a race's requests (X-Worker)
 
 
 @pytest.fixture(scope="module")
 def server(kit, tmp_path_factory):
-    running = kit.Server(tmp_path_factory.mktemp("concurrency"), workers=2)
+    # timing mode: every answer names the worker process that made it (X-Worker), so the last
+    # test knows both workers took part in the races, whatever else loads the machine
+    running = kit.Server(tmp_path_factory.mktemp("concurrency"), workers=2, env={"SCOREKEEPER_TIMING": "1"})
     running.cpu_at_start = kit.worker_cpu(running)
     yield running
     running.stop()
@@ -72,6 +75,7 @@ def judge(figures, kit, sends, reasons: tuple[str, ...], winners: int = 1) -> li
     replies = kit.race([call for _, call in sends])
     errors = [r for r in replies if isinstance(r, BaseException)]
     assert not errors, errors
+    ANSWERED_BY.update(r.headers.get("X-Worker") for r in replies)
     won = [(key, r) for (key, _), r in zip(sends, replies) if 200 <= r.status < 400]
     lost = [r for r in replies if not 200 <= r.status < 400]
     assert len({key for key, _ in won}) == winners, [(r.status, r.message) for r in replies]
@@ -260,5 +264,7 @@ def test_the_log_stays_legal_and_both_workers_served(kit, server, figures):
     figures.set(SECTION, "worker_processes", server.workers)
     ticks = kit.worker_cpu(server)
     worked = {pid: ticks[pid] - server.cpu_at_start.get(pid, 0) for pid in ticks}
-    assert len(worked) == 2 and all(t >= 5 for t in worked.values()), worked  # both served requests
+    # both workers answered racing requests (counted by the answers themselves: a CPU-time
+    # threshold was missed on a loaded machine by a worker that had served its share)
+    assert ANSWERED_BY == {str(pid) for pid in ticks} and len(ticks) == 2, (ANSWERED_BY, worked)
     figures.set(SECTION, "worker_cpu_seconds", [t / 100 for t in worked.values()])
