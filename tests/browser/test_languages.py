@@ -190,7 +190,12 @@ def test_last_weeks_escalero_settles_on_a_german_phone(server, new_phone, words)
     de = words["de"]
     phone = new_phone(locale="de-AT")
     phone.goto(server.url + "/import")
+    # the picker speaks the page's language (the browser's own button spoke the browser's),
+    # and says once a file is chosen
+    picker = phone.locator("label[for=log-file]")
+    assert picker.inner_text().strip() == de("Choose the log file")
     phone.set_input_files("#log-file", str(LOGS / "escalero" / "seed-three-players.json"))
+    assert picker.inner_text().strip() == de("Log file chosen ✓ (tap to choose another)")
     phone.click(f"button:has-text('{de('Import and show it')}')")
     phone.wait_for_url(re.compile(r"/t/[\w-]+/history$"))
     for page_url in (phone.url, phone.url.removesuffix("/history")):
