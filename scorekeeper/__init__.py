@@ -36,10 +36,10 @@ def whole_number(name: str, value: Any) -> int:
     raise SettingError(f"{name} must be a whole number, not {value!r}")
 
 
-def configured_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+def configured_app(test_config: Mapping[str, Any] | None = None, make_folder: bool = True) -> Flask:
     """The app with its settings (the environment's, instance/config.py's) and its instance
-    folder, nothing more: no database opened. `scorekeeper restore` runs on it, to put a backup
-    in the place of a database too damaged to open."""
+    folder (made unless `make_folder` is false), nothing more: no database opened. `scorekeeper
+    restore` runs on it, to put a backup in the place of a database too damaged to open."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     instance = os.environ.get("SCOREKEEPER_INSTANCE")  # relative: to the folder the command runs in
     app = Flask(__name__, instance_relative_config=True,
@@ -67,7 +67,8 @@ def configured_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     app.config["METRICS_PORT"] = whole_number("METRICS_PORT", app.config.get("METRICS_PORT"))
     settings.check(app.config)  # a setting of the wrong type: one line, not a 500 at the first phone
-    os.makedirs(app.instance_path, exist_ok=True)
+    if make_folder:
+        os.makedirs(app.instance_path, exist_ok=True)
     return app
 
 

@@ -31,12 +31,21 @@ class Unusable(Refusal, NoAppException):
 
 def load_app():
     """The app, for the commands that need one (the instance folder made, the database migrated);
-    for a command marked `settings_only`, its settings alone (no database opened)."""
+    for a command marked `settings_only`, its settings alone (no database opened); for one marked
+    `reads_a_database` (backup, export), only where a database already is: a
+    wrong SCOREKEEPER_INSTANCE (a typo, or none, run from another folder) was made into a new
+    instance folder with an empty database and a secret key before the command refused it."""
     import sqlite3
 
     command = click.get_current_context(silent=True)
-    make = configured_app if getattr(command and command.command, "settings_only", False) else create_app
+    command = command and command.command
+    make = configured_app if getattr(command, "settings_only", False) else create_app
     try:
+        if getattr(command, "reads_a_database", False):
+            database = configured_app(make_folder=False).config["DATABASE"]
+            if not os.path.isfile(database):
+                raise Unusable(f"there is no database at {database}: is SCOREKEEPER_INSTANCE the server's "
+                               f"instance folder? (docs/deploy.md)")
         return make()
     except SettingError as error:
         raise Unusable(str(error)) from None
@@ -346,6 +355,7 @@ def restore(file: str | None, url: str | None) -> None:
 # restore puts a backup in the place of a database that may be too damaged to open (or migrate,
 # as making the whole app does: "file is not a database" refused the restore meant to mend it)
 restore.settings_only = True
+backup.reads_a_database = export_command.reads_a_database = True
 
 
 @cli.command("init-db")

@@ -47,6 +47,9 @@ def test_an_instance_folder_that_cannot_be_made_is_one_line(tmp_path, command):
     (tmp_path / "a-file").write_text("")
     arguments = [a.replace("{tmp}", str(tmp_path)) for a in command]
     line = one_line(scorekeeper(*arguments, instance=tmp_path / "a-file" / "instance"))
+    if command[0] in ("export", "backup"):  # they read a database, and make no folder for one
+        assert line.startswith(f"there is no database at {tmp_path / 'a-file' / 'instance' / 'scorekeeper.db'}")
+        return
     assert line == f"cannot use {tmp_path / 'a-file' / 'instance'}: Not a directory (the instance folder: SCOREKEEPER_INSTANCE)"
 
 

@@ -22,8 +22,19 @@ def test_a_backup_of_an_instance_folder_with_no_table_is_refused(tmp_path):
     wrong = tmp_path / "not-the-servers"
     done = scorekeeper("backup", str(tmp_path / "copy.db"), instance=wrong)
     assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr, done
-    assert done.stderr.strip() == (f"{wrong / 'scorekeeper.db'} holds no table, so there is nothing to back up: "
-                                   "is SCOREKEEPER_INSTANCE the server's instance folder? (docs/deploy.md)")
+    assert done.stderr.strip() == (f"there is no database at {wrong / 'scorekeeper.db'}: is SCOREKEEPER_INSTANCE "
+                                   "the server's instance folder? (docs/deploy.md)")
+    assert not (tmp_path / "copy.db").exists()
+    # nothing made where the command looked: it made the folder, a database and a secret key
+    assert not wrong.exists()
+    done = scorekeeper("export", "ABCDEF", instance=wrong)
+    assert done.returncode == 2 and "there is no database at" in done.stderr and not wrong.exists(), done
+    # a database that holds no table (the folder made by `init-db`, say) is still refused
+    assert scorekeeper("init-db", instance=wrong).returncode == 0
+    done = scorekeeper("backup", str(tmp_path / "copy.db"), instance=wrong)
+    assert done.returncode == 2 and done.stderr.strip() == (
+        f"{wrong / 'scorekeeper.db'} holds no table, so there is nothing to back up: "
+        "is SCOREKEEPER_INSTANCE the server's instance folder? (docs/deploy.md)"), done
     assert not (tmp_path / "copy.db").exists()
 
 
