@@ -187,13 +187,13 @@ def test_the_picker_shows_what_the_engine_would_score(table, app):
                 assert f"Led by {leader} · Ben deals next" in preview
     # the seats in order, each with its dealer mark and an "alone" shortcut
     page = board(ben, token)
-    assert re.findall(r'class="button maker team-(\d)"[^>]*><input type="radio" name="maker" value="(\w+)">', page) == [
+    assert re.findall(r'class="button maker team-(\d)"[^>]* name="maker" value="(\w+)">', page) == [
         ("0", "Anna"), ("1", "Ben"), ("0", "Cleo"), ("1", "Dora")]
     assert re.search(r'name="maker" value="Anna">Anna <small>dealer</small>', page)
     assert page.count('name="lone"') == 4 and "All passed — redeal" in page
     # the quick "alone" button: that maker, going alone
     quick = ben.tray(token, lone="Cleo")
-    assert 'name="maker" value="Cleo"' in quick and re.search(r'name="alone" value="1" checked', quick)
+    assert 'name="maker" value="Cleo"' in quick and re.search(r'name="alone" value="1" id="[\w-]+" checked', quick)
 
 
 def test_read_only_board_shows_the_race_without_the_picker(table, client, app):
@@ -579,3 +579,34 @@ def test_a_first_dealer_who_never_sits_down_gives_way_to_the_first_seat(app, pho
         assert played.game is not None and played.state.first_dealer == dealer
         response = anna.enter(token, {"type": "hand", "maker": "Ben", "tricks": 3})
         assert response.status_code == 200, response.get_data(as_text=True)
+
+
+def test_a_keyboard_keeps_its_place_in_a_hand_being_chosen(phone):
+    """A keyboard or a screen reader choosing a hand lost its place at every answer: each tick
+    (who went alone, trump, the makers' tricks) asks for the tray again, and the box it stood on
+    went with the tray it was in, its focus back on the tray's top ("Enter a hand"), so the
+    next count of tricks by arrow key was never reached. Each box has an id of its own that the
+    new tray keeps (htmx gives a focus back by id). And the makers were radio buttons: an arrow
+    key on Anna's chose Ben at once (the picker went on to Ben's hand), and Cleo and Dora could
+    only be reached by tabbing backwards; each maker is a button of its own to Tab to now, and
+    the hand's next step is named by who named trump."""
+    host = phone()
+    token = host.open_table("euchre", PLAYERS)
+    page = board(host, token)
+    makers = re.findall(r'<button class="button maker team-(\d)" data-maker="(\w+)" name="maker" value="\2">', page)
+    assert makers == [("0", "Anna"), ("1", "Ben"), ("0", "Cleo"), ("1", "Dora")]
+    assert 'type="radio" name="maker"' not in page
+    for fields in ({"maker": "Anna"}, {"maker": "Anna", "tricks": "3", "trump": "hearts", "defender": "Ben"}):
+        tray = host.tray(token, fields)
+        boxes = re.findall(r'<input\b[^>]*type="(?:checkbox|radio)"[^>]*>', tray)
+        assert len(boxes) == 3 + 4 + 6, boxes  # alone (Anna, Ben, Dora), trump, tricks
+        ids = [re.search(r'\bid="([\w-]+)"', box) for box in boxes]
+        assert all(ids), [box for box, found in zip(boxes, ids) if not found]
+        assert len({found[1] for found in ids}) == len(boxes)
+        # the tray is named by who named trump: the focus landing on it after the maker's tap says so
+        assert re.search(r'<form id="tray"[^>]*aria-labelledby="euchre-chosen"', tray)
+        assert re.search(r'id="euchre-chosen"[^>]*>Anna named trump<', tray)
+    # the same box keeps its id from one answer to the next
+    first = host.tray(token, maker="Anna")
+    second = host.tray(token, maker="Anna", tricks="2")
+    assert re.search(r'value="2" id="([\w-]+)"', first)[1] == re.search(r'value="2" id="([\w-]+)" checked', second)[1]
