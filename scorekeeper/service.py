@@ -804,7 +804,7 @@ def _seats_left(change: Write, rows: list[dict]) -> None:
 
 def _join(change: Write, who: Viewer, seat_id: Any, new_name: str | None, address: str | None) -> dict:
     db, table, device = change.db, change.table, who.device
-    waits = bool(table.get("approve_seats")) and not who.host
+    waits = bool(table.get("approve_seats")) and not who.host and not _let_in_before(db, table["id"], device)
     if new_name is not None:
         spend(db, NEW_SEATS, None, address)
         name = clean_name(new_name)
@@ -835,6 +835,14 @@ def _join(change: Write, who: Viewer, seat_id: Any, new_name: str | None, addres
     db["seats"].update(seat["id"], {"device": device, "joined_at": now(),
                                     "approved": int(not (waits or seat.get("guarded")))})
     return db["seats"].get(seat["id"])
+
+
+def _let_in_before(db: sqlite_utils.Database, table_id: int, device: str) -> bool:
+    """Whether `device` sits let in at a table whose evening went on at this one (`follow_on`):
+    the host's yes there holds here too."""
+    return bool(device) and db.execute(
+        "SELECT 1 FROM seats s JOIN tables t ON t.id = s.table_id WHERE t.next_table = ? AND s.device = ? "
+        "AND s.approved = 1 LIMIT 1", [table_id, device]).fetchone() is not None
 
 
 def seat_mark(device: str | None) -> str:
@@ -1044,6 +1052,14 @@ def follow_on(db: sqlite_utils.Database, device: str, after: Any, new_table: dic
             change.table = None  # nothing written: no change of the table either
             return None
         change.db["tables"].update(table["id"], {"next_table": new_table["id"], "next_after_game": game["id"]})
+        # the host's say goes on with the evening: a table whose new seats waited for the host's
+        # yes had shown a waiting stranger the way to a next table that let anyone sit at a money
+        # game, and a phone removed for good sat down there again (the phones let in here sit
+        # there at once: `_let_in_before`)
+        if table["approve_seats"]:
+            change.db["tables"].update(new_table["id"], {"approve_seats": 1})
+        change.db.execute("INSERT OR IGNORE INTO bans (table_id, device) SELECT ?, device FROM bans "
+                          "WHERE table_id = ?", [new_table["id"], table["id"]])
         return table["id"]
 
     try:

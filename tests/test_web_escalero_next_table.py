@@ -5,7 +5,7 @@ import html
 import re
 from urllib.parse import parse_qs, urlsplit
 
-from tests.test_seats import host_says, seat_of
+from tests.test_seats import add_me, game_of, host_says, seat_of
 from tests.test_web_escalero_evening import NAMES, finished_game
 
 
@@ -119,3 +119,37 @@ def test_a_new_join_link_at_the_next_table_reaches_the_old_table_s_card(app, pho
     assert int(lena.board_change(token)) > int(before)
     moved = re.search(r'href="/t/([^"]+)"', card(board(lena, f"/t/{token}"))).group(1)
     assert moved != new and phone().get(f"/t/{moved}").status_code == 200
+
+
+def test_the_next_table_keeps_the_host_s_yes_and_the_phones_removed(app, phone):
+    """A money game whose host had removed a phone (new seats wait for the host's yes from then
+    on) went on at a new table from the settlement: the new table let everyone sit at once. Eve,
+    who had scanned the QR code and was never let in, was shown the way there and sat in a free
+    seat of the next money game; Mallory, removed for good, scanned the new table's code on the
+    big screen and sat down again. The next table of the evening keeps both: Eve waits for the
+    host's yes there too, Mallory is kept out; a friend the host let in sits at once."""
+    host, page = finished_game(phone, "en")
+    token = re.search(r'/t/([^/"]+)/', page).group(1)
+    lena, mallory, eve = phone(), phone(), phone().speaking("de")
+    lena.join(token, "Lena")
+    assert add_me(mallory, token, "Mallory").status_code == 200
+    assert host_says(host, token, f"/seats/{seat_of(app, token, 'Mallory')['id']}/remove").status_code == 200
+    assert add_me(eve, token, "Eve").status_code == 200
+    assert not seat_of(app, token, "Eve")["approved"]
+    opened = host.post("/new/escalero", {"player": list(NAMES), "rule_stake": "0.10", "after": token}, fetch=False)
+    new = opened.headers["Location"].rsplit("/", 1)[-1]
+    assert f'href="/t/{new}"' in (card(board(eve, f"/t/{token}")) or "")  # shown the way, as before
+    # Eve taps a seat of the next money game: she waits for the host's yes, and writes nothing
+    eve.join(new, "Gosia")
+    assert not seat_of(app, new, "Gosia")["approved"]
+    entry = eve.enter(new, {"type": "score", "player": "Gosia", "column": 1, "row": "G", "value": 50})
+    assert entry.status_code == 403 and not game_of(app, new).entries
+    assert "Gosia waits for your yes." in board(host, f"/t/{new}")
+    # Mallory's phone, removed at the old table, is kept out of the next one
+    refused = mallory.post(f"/t/{new}/join", {"seat": str(seat_of(app, new, "Íñigo")["id"]),
+                                              "change": mallory.board_change(new)})
+    assert refused.status_code == 403 and "removed this phone" in refused.get_data(as_text=True)
+    assert seat_of(app, new, "Íñigo")["device"] is None
+    # Lena, let in at the old table, sits at once
+    lena.join(new, "Lena")
+    assert seat_of(app, new, "Lena")["approved"]
