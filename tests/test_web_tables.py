@@ -251,6 +251,24 @@ def test_security_headers_and_cookie_flags(phone):
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
 
 
+def test_a_phone_s_own_pages_are_kept_by_no_shared_cache(game, phone):
+    """The start page (this phone's tables, with their join links), the statistics (names and
+    money) and the downloads said only "Vary: Cookie": a cache in front of the server that
+    ignores Vary (a CDN told to cache everything) could keep one phone's page and hand it to the
+    next, and a page htmx opened (a tap on a link) carried no Set-Cookie that would stop it.
+    Every answer made for one phone says "private" (or "no-store"); the static files stay public."""
+    host, anna, ben, token = game
+    for path in ("/", "/players", "/players/Anna", f"/t/{token}/games/1/log.json", "/import",
+                 f"/new/{GAMES[0]}"):
+        for headers in ({}, {"HX-Request": "true", "HX-Boosted": "true"}):
+            answer = anna.get(path, headers=headers)
+            assert answer.status_code in (200, 404), path
+            cache = answer.headers.get("Cache-Control", "")
+            assert "private" in cache or "no-store" in cache, (path, headers, cache)
+    with phone().client.get("/static/app.css") as static:
+        assert "private" not in static.headers.get("Cache-Control", "")
+
+
 def test_read_only_board_cannot_write(game, app):
     host, anna, ben, token = game
     page = host.get(f"/t/{token}").get_data(as_text=True)

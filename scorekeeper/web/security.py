@@ -115,6 +115,12 @@ def from_script() -> bool:
 
 def set_headers(response):
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    # an answer made for one phone (whatever read its cookie: its tables and their join links,
+    # its statistics, its seat's downloads) is kept by no shared cache; "Vary: Cookie" alone let
+    # a cache that ignores Vary hand it to the next phone, and a page htmx opened carries no
+    # Set-Cookie that would have stopped it. The static files read no cookie: they stay public
+    if session.accessed:
+        response.headers.setdefault("Cache-Control", "private")
     # Performance (bench/, issue 18): what governs a document (its scripts, framing, referrers)
     # goes on everything a browser could show as one; our script's answers (an entry's few
     # cells) do without its ~400 bytes
