@@ -215,7 +215,7 @@
   // The badge says what is so: "refreshing every 4 s" only while a refresh comes (a failed one
   // resolves too: it said so through a power cut), offline while the phone is
   let live = false, poller = null, polled = false;
-  const down = () => net(navigator.onLine ? "lost" : "offline");
+  const down = () => net(navigator.onLine ? (mine().length ? "lostKept" : "lost") : "offline");  // (a kept entry is still said)
   document.addEventListener("htmx:after:request", (e) => {
     const {ctx} = e.detail;
     if (ctx?.sourceElement?.id === "board" && ctx.request.method === "GET") polled = ctx.response?.status < 400;
