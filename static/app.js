@@ -301,13 +301,13 @@
   // button a screen reader stood on was gone with it, the focus fallen to <body> (the page's top).
   // htmx gives a focus back only to an element of the same id, and an autofocus would take the
   // focus of every phone at every live update: the focus goes to the tray, named by its turn line
-  // ("Ben's turn"), or, the game over, to the settlement; a focus the swap left alone stays ------------
+  // ("Ben's turn"), or, the game over, to the settlement (a thrown die's, to the best option); a focus the swap left alone stays
   let focused = null;
   document.addEventListener("htmx:before:swap", () => { focused = document.activeElement; });
   document.addEventListener("htmx:after:swap", () => {
     if (!focused || focused === document.body || focused.isConnected) return;
     if (document.activeElement && document.activeElement !== document.body) return;
-    const to = $("#tray:not([hidden])") || $("#settle:not([hidden])");
+    const to = (focused.matches("[data-take]") && $("#tray .options :is(button, summary)")) || $("#tray:not([hidden])") || $("#settle:not([hidden])");
     if (!to) return;
     if (!to.hasAttribute("tabindex")) to.tabIndex = -1;
     to.focus({preventScroll: true});

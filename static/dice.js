@@ -22,6 +22,7 @@
     const input = pad.querySelector("input[name=dice]");
     const dice = input.value ? input.value.split(",") : [];
     if (face && dice.length >= Number(pad.dataset.most)) return;
+    const back = out?.contains(document.activeElement) && pad.querySelector(`[data-face="${dice[Number(out.dataset.take)]}"]`);
     if (face) dice.push(face.dataset.face);
     else dice.splice(Number(out.dataset.take), 1);
     input.value = dice.join(",");
@@ -32,6 +33,9 @@
       die.classList.add("small");
       return die;
     }));
+    // a keyboard's focus: a die taken back leaves it on its face; the fifth die, the faces hidden (a game's CSS), takes it (then app.js)
+    back?.focus();
+    if (face?.contains(document.activeElement) && !face.checkVisibility()) pad.querySelector(".thrown").lastChild.focus();
     input.dispatchEvent(new Event("change", {bubbles: true}));
   }
   document.addEventListener("pointerup", (e) => { if (e.pointerType === "mouse" && e.button === 0) tap(e); });

@@ -158,9 +158,22 @@ def test_a_box_without_dice_a_correction_and_an_undo(server, new_phone):
     ben.click("#tray .picker details.value[open] button")
     wait_entries(anna, 2)
     assert anna.inner_text("#y1-yatzy") == "✕"
-    # Anna's slip: 4 4 4 1 2 in Fours, then she corrects it to 16 where it stands
-    for face in (4, 4, 4, 1, 2):
-        anna.click(f"#tray [data-face='{face}']")
+    # Anna's slip: 4 4 4 1 2 in Fours, then she corrects it to 16 where it stands. Her dice by
+    # keyboard: the fifth die hides the faces (the boxes take their room), and the focus on its
+    # face fell to the page's top; it goes to the best box. A die taken back by Enter left it
+    # there too; it stays on that die's face, for the right one beside it
+    best = anna.locator("#tray .options > :first-child")
+    for face in (4, 4, 4, 1, 3):
+        anna.focus(f"#tray [data-face='{face}']")
+        anna.keyboard.press("Enter")
+    expect(best).to_be_focused()
+    anna.focus("#tray .thrown [data-take='4']")
+    anna.keyboard.press("Enter")
+    expect(anna.locator("#tray [data-face='3']")).to_be_focused()
+    anna.keyboard.press("Shift+Tab")
+    anna.keyboard.press("Enter")
+    expect(best).to_be_focused()
+    expect(anna.locator("#tray .thrown")).to_have_text("44412")
     anna.click("#tray button.option[data-box='4']")
     wait_entries(ben, 3)
     anna.click("#y0-4 button.written")
