@@ -838,11 +838,12 @@ def _join(change: Write, who: Viewer, seat_id: Any, new_name: str | None, addres
 
 
 def _let_in_before(db: sqlite_utils.Database, table_id: int, device: str) -> bool:
-    """Whether `device` sits let in at a table whose evening went on at this one (`follow_on`):
-    the host's yes there holds here too."""
+    """Whether `device` hosted, opened or sat let in at a table whose evening went on at this one
+    (`follow_on`): the host's yes there holds here too (a friend may have opened this one)."""
     return bool(device) and db.execute(
-        "SELECT 1 FROM seats s JOIN tables t ON t.id = s.table_id WHERE t.next_table = ? AND s.device = ? "
-        "AND s.approved = 1 LIMIT 1", [table_id, device]).fetchone() is not None
+        "SELECT 1 FROM tables t WHERE t.next_table = :table AND (t.host_device = :device OR t.opened_by = :device "
+        "OR EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.device = :device AND s.approved = 1)) "
+        "LIMIT 1", {"table": table_id, "device": device}).fetchone() is not None
 
 
 def seat_mark(device: str | None) -> str:

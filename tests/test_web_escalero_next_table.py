@@ -153,3 +153,22 @@ def test_the_next_table_keeps_the_host_s_yes_and_the_phones_removed(app, phone):
     # Lena, let in at the old table, sits at once
     lena.join(new, "Lena")
     assert seat_of(app, new, "Lena")["approved"]
+
+
+def test_the_old_table_s_host_sits_at_once_at_the_next_table_a_friend_opened(app, phone):
+    """A friend let in at the old table opened the next one from the settlement, where new seats
+    wait for a yes as they did at the old one: the old table's host, who kept score from no
+    seat, sits there at once, as the friends let in do; a stranger waits."""
+    host, page = finished_game(phone, "en")
+    token = re.search(r'/t/([^/"]+)/', page).group(1)
+    lena, eve = phone(), phone()
+    lena.join(token, "Lena")
+    assert host_says(host, token, "/settings", {"approve_seats": "on"}).status_code == 200
+    link = re.search(r'class="next-game">.*?href="([^"]+)"', board(lena, f"/t/{token}"), re.S).group(1)
+    assert parse_qs(urlsplit(link).query)["after"] == [token]
+    opened = lena.post("/new/escalero", {"player": list(NAMES), "after": token}, fetch=False)
+    new = opened.headers["Location"].rsplit("/", 1)[-1]
+    host.join(new, "Jürgen")
+    assert seat_of(app, new, "Jürgen")["approved"]
+    eve.join(new, "Gosia")
+    assert not seat_of(app, new, "Gosia")["approved"]
