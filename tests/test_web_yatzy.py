@@ -411,3 +411,26 @@ def test_a_box_s_name_breaks_at_a_syllable_where_the_phone_hyphenates():
     assert "hyphens: auto" in rule and "overflow-wrap: anywhere" in rule
     base = (Path(__file__).parents[1] / "templates/base.html").read_text()
     assert '<html lang="{{ html_lang() }}"' in base
+
+
+def test_a_screen_reader_hears_a_correction_made_on_another_phone(table):
+    """Anna corrected her Fours from 12 to 16, and the other phones' boards changed without a
+    word: a correction comes as a whole board, which leaves #said be, so a screen reader at the
+    table never heard it (an entry and an undo are told). It is told as its history row words
+    it, by whom and what it is now; the writer's own answer tells her nothing (she chose it)."""
+    token, host, anna, ben, cleo = table
+    assert score(anna, token, "0:4", dice="4,4,4,1,2").status_code == 200
+    before = {name: device.board_change(token) for name, device in (("ben", ben), ("host", host), ("anna", anna))}
+    entry = re.search(r'name="fix" value="(\d+)"', card(anna, token)).group(1)
+    answer = anna.press(token, writes(anna.tray(token, fix=entry), "/correct")[4])
+    assert answer.status_code == 200 and 'id="said"' not in answer.get_data(as_text=True)
+    for name, device in (("ben", ben), ("host", host)):
+        told = device.get(f"/t/{token}/board?since={before[name]}", headers={"HX-Request": "true"}).get_data(as_text=True)
+        assert cell(told, "y0-4") == "16"  # the whole board, as before
+        found = re.search(r'<hx-partial id="said"[^>]*>(.*?)</hx-partial>', told, re.S)
+        assert found, name
+        assert " ".join(re.sub(r"<[^>]+>", " ", found.group(1)).split()).replace(" .", ".") == \
+            "Anna: corrected #1: Fours: 16."
+    # a board asked for again with nothing new says nothing
+    again = ben.get(f"/t/{token}/board", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert 'id="said"' not in again

@@ -172,14 +172,32 @@ def since(ctx: TableContext, base: int, change: int, tapped: Any = None, answer:
     if found:
         return found
     how = scrolled(ctx, base, change)
-    if not how:
+    fixed = [] if answer or how else corrections(ctx, base, change)
+    if not how and not fixed:
         return ""
-    out = whole(ctx, change, tapped, slice_, how)
+    out = whole(ctx, change, tapped, slice_, how or "innerHTML")
     if how == SHOW_SETTLEMENT:  # the end, to a screen reader too: who won (`render`) — not to
         # the writer of the last entry, whose focus goes to the settlement, which says it; its
         # line is emptied (it kept the last turn line it heard: "Your turn!" after the end)
         out += partial("" if answer else headline(out), "said", "innerHTML")
+    elif fixed:  # a correction, told as an entry is (not to its writer: it chose it)
+        said = current_app.jinja_env.get_template(GENERIC).make_module(variables(ctx, change)).said(fixed)
+        out += partial(SPACE.sub(" ", str(said).strip()), "said", "innerHTML")
     return out
+
+
+def corrections(ctx: TableContext, base: int, change: int) -> list:
+    """The corrections of the game shown among the changes after `base` up to `change` (none
+    when the phone is too far behind to be told each): a whole board brings them, and a screen
+    reader at the table heard nothing of a cell that changed under it."""
+    rows = store.changes_since(ctx.db, ctx.table["id"], base, change, MAX_BEHIND + 1)
+    if not rows or len(rows) > MAX_BEHIND:
+        return []
+    wanted = {event_id for _, event_id in rows if event_id is not None}
+    if not wanted:
+        return []
+    newest = takewhile(lambda recorded: recorded.id >= min(wanted), reversed(ctx.played.history))
+    return [recorded for recorded in reversed(list(newest)) if recorded.id in wanted and recorded.kind == "correct"]
 
 
 def scrolled(ctx: TableContext, base: int, change: int) -> str | None:
