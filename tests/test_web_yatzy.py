@@ -434,3 +434,17 @@ def test_a_screen_reader_hears_a_correction_made_on_another_phone(table):
     # a board asked for again with nothing new says nothing
     again = ben.get(f"/t/{token}/board", headers={"HX-Request": "true"}).get_data(as_text=True)
     assert 'id="said"' not in again
+
+
+def test_a_scratch_is_told_in_words_not_as_a_sign(table):
+    """A scratch was told to the other phones as "Anna: Yatzy: ✕", which a screen reader read
+    out as "multiplication x". It is told in words; the history row keeps its ✕ for the eye."""
+    token, host, anna, ben, cleo = table
+    ben.speaking("de")
+    before = ben.board_change(token)
+    assert score(anna, token, "0:yatzy", value="0").status_code == 200
+    told = ben.get(f"/t/{token}/board?since={before}", headers={"HX-Request": "true"}).get_data(as_text=True)
+    found = re.search(r'<hx-partial id="said"[^>]*>(.*?)</hx-partial>', told, re.S)
+    assert " ".join(re.sub(r"<[^>]+>", " ", found.group(1)).split()).replace(" .", ".").startswith(
+        "Anna: Kniffel: gestrichen. Du bist dran!")
+    assert "✕" in re.search(r'<li id="h\d+".*?</li>', card(host, token), re.S)[0]
