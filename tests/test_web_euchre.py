@@ -610,3 +610,21 @@ def test_a_keyboard_keeps_its_place_in_a_hand_being_chosen(phone):
     first = host.tray(token, maker="Anna")
     second = host.tray(token, maker="Anna", tricks="2")
     assert re.search(r'value="2" id="([\w-]+)"', first)[1] == re.search(r'value="2" id="([\w-]+)" checked', second)[1]
+
+
+def test_a_screen_reader_hears_a_hand_s_trump_in_words(table):
+    """A hand was told to the other phones as "Anna: Cleo ♣ · 3 tricks · Ben alone → Anna &
+    Cleo +1", and a screen reader read out "black club suit" and "right arrow" (in English on a
+    German phone: the signs are the speech engine's). It says the suit's name, in the phone's
+    language, and no arrow; the history row keeps its signs for the eye."""
+    host, anna, ben, token = table
+    ben.speaking("de")
+    before = ben.board_change(token)
+    assert hand(anna, token, maker="Cleo", tricks=3, trump="clubs").status_code == 200
+    told = ben.get(f"/t/{token}/board?since={before}", headers={"HX-Request": "true"}).get_data(as_text=True)
+    said = re.search(r'<hx-partial id="said"[^>]*>(.*?)</hx-partial>', told, re.S).group(1)
+    words = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", said)).split()).replace(" ,", ",")
+    assert "♣" not in words and "→" not in words
+    assert words.startswith("Anna: Cleo, Kreuz · 3 Stiche"), words
+    row = re.search(r'<li id="h\d+".*?</li>', board(host, token), re.S)[0]
+    assert "♣" in row and "→" in row
