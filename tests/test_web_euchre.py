@@ -628,3 +628,20 @@ def test_a_screen_reader_hears_a_hand_s_trump_in_words(table):
     assert words.startswith("Anna: Cleo, Kreuz · 3 Stiche"), words
     row = re.search(r'<li id="h\d+".*?</li>', board(host, token), re.S)[0]
     assert "♣" in row and "→" in row
+
+
+def test_a_screen_reader_hears_who_deals_the_next_hand(table):
+    """After a hand, a screen reader heard the hand and nothing of what came next (Escalero's
+    and Yatzy's say whose turn it is), and the focus, back on the tray after the phone's own
+    Confirm, said "Enter a hand" at every hand. What #said tells ends with the deal line, in the
+    phone's words, and the tray is named by it: "Hand 2 Ben deals · Cleo leads"."""
+    host, anna, ben, token = table
+    before = ben.board_change(token)
+    assert hand(anna, token, maker="Cleo", tricks=3).status_code == 200
+    told = ben.get(f"/t/{token}/board?since={before}", headers={"HX-Request": "true"}).get_data(as_text=True)
+    said = re.search(r'<hx-partial id="said"[^>]*>(.*?)</hx-partial>', told, re.S).group(1)
+    words = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", said)).split())
+    assert words.endswith("Hand 2 You deal · Cleo leads"), words
+    page = board(anna, token)
+    assert re.search(r'<p class="deal-line" id="deal"[^>]*><span class="hand-no">Hand 2</span>\s*Ben deals · Cleo leads</p>', page)
+    assert re.search(r'<form id="tray"[^>]*aria-labelledby="deal"', page)
