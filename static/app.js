@@ -178,7 +178,7 @@
     // what was tapped stands; the phone says why the next step has not come: where a throw's
     // options come, or atop the tray
     const tray = $("#tray"), thrown = $("#tray .thrown"), why = $("#net")?.dataset[navigator.onLine ? "trayLost" : "tray"] || "";
-    if (thrown) thrown.dataset.left = why;
+    if (thrown) Object.assign(thrown.dataset, {left: why, net: ""});  // (said under the dice: app.css)
     else if (tray) tray.dataset.waiting = why;
     trayAgain(3);
   });

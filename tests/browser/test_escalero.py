@@ -240,6 +240,10 @@ def test_dice_tapped_offline_say_their_options_wait_for_the_network(server, new_
     thrown = anna.locator("#tray .thrown")
     expect(thrown).to_have_attribute("data-left", "Offline — was du getippt hast, bleibt; weiter geht’s, sobald das Netz wieder da ist")
     expect(thrown.locator("[data-take]")).to_have_count(5)
+    # the sentence stands under the dice, not beside them: it squeezed the five to 12 px each,
+    # slivers to read and to tap one back by
+    widths = thrown.locator("[data-take]").evaluate_all("dice => dice.map(d => d.getBoundingClientRect().width)")
+    assert min(widths) >= 40, widths
     where, badge = anna.locator(".top .where").bounding_box(), anna.locator("#net").bounding_box()
     assert where["width"] > 100 and where["x"] + where["width"] <= 360, where  # the code and the name
     assert badge["y"] >= where["y"] + where["height"] and badge["x"] >= 0 and badge["x"] + badge["width"] <= 360, badge
