@@ -42,3 +42,30 @@ def test_a_cross_out_is_told_in_words_not_as_a_sign(phone):
     assert heard(ben, token, before).startswith("Anna: 6 in Kolonne 1: gestrichen. ")
     assert heard(host, token, before).startswith("Anna: 6 in column 1: crossed out. ")
     assert "✕" in re.search(r'<li id="h\d+".*?</li>', ben.get(f"/t/{token}/board").get_data(as_text=True), re.S)[0]
+
+
+def test_the_values_of_a_cell_take_the_focus_named_by_what_they_are_for(phone):
+    """Enter on a cell (or on a written one, to correct it) opened the values in the tray, at
+    the screen's foot, and the focus stayed on the cell: a screen reader heard nothing open,
+    and the values were a Tab and an Undo away. The values take the focus as they come (the
+    tray's answer to this phone's own tap; a live update never brings them), named by their
+    title: "Correct Anna: column 1, row 6"."""
+    host = phone()
+    token = host.open_table("escalero", ("Anna", "Ben", "Cleo"))
+    anna = phone()
+    anna.join(token, "Anna")
+    for fields, title in (({"pick": "0:1:6"}, "Column 1 · 6"), ({}, None)):
+        tray = anna.tray(token, fields)
+        picker = re.search(r'<div class="picker"[^>]*>', tray)
+        if title is None:
+            assert picker is None and "autofocus" not in tray
+            continue
+        assert 'role="dialog"' in picker[0] and 'tabindex="-1"' in picker[0] and "autofocus" in picker[0], picker[0]
+        named = re.search(r'aria-labelledby="([\w-]+)"', picker[0])[1]
+        assert re.search(rf'<p class="picker-title" id="{named}">{re.escape(title)}</p>', tray)
+    assert anna.write(f"/t/{token}/escalero/score", {"cell": "0:1:6", "value": "0"}).status_code == 200
+    entry = re.search(r'name="fix" value="(\d+)"', anna.get(f"/t/{token}/board").get_data(as_text=True))[1]
+    tray = anna.tray(token, fix=entry)
+    assert re.search(r'<div class="picker" role="dialog" aria-labelledby="picker-title" tabindex="-1" autofocus>', tray)
+    assert '<p class="picker-title" id="picker-title">Correct Anna: column 1, row 6</p>' in tray
+    assert "autofocus" not in anna.get(f"/t/{token}/board").get_data(as_text=True)

@@ -448,3 +448,14 @@ def test_a_scratch_is_told_in_words_not_as_a_sign(table):
     assert " ".join(re.sub(r"<[^>]+>", " ", found.group(1)).split()).replace(" .", ".").startswith(
         "Anna: Kniffel: gestrichen. Du bist dran!")
     assert "✕" in re.search(r'<li id="h\d+".*?</li>', card(host, token), re.S)[0]
+
+
+def test_the_values_of_a_box_take_the_focus_named_by_what_they_are_for(table):
+    """Enter on a box opened its values at the screen's foot, the focus left on the box: a
+    screen reader heard nothing open. The values take the focus as they come, named by their
+    title ("Anna: Fours")."""
+    token, host, anna, ben, cleo = table
+    tray = anna.tray(token, pick="0:4")
+    assert re.search(r'<div class="picker" role="dialog" aria-labelledby="picker-title" tabindex="-1" autofocus>', tray)
+    assert '<p class="picker-title" id="picker-title">Anna: Fours</p>' in tray
+    assert "autofocus" not in anna.tray(token) and "autofocus" not in card(anna, token)
