@@ -115,7 +115,7 @@
   const going = new Set();  // the idempotency keys of writes on their way now
   document.addEventListener("htmx:before:request", (e) => {
     const {ctx} = e.detail;
-    if (ctx.sourceElement?.id === "tray" && ctx.request.method === "GET") clearTimeout(again);
+    if (ctx.sourceElement?.id === "tray" && ctx.request.method === "GET") { clearTimeout(again); askedBy = ctx.sourceEvent?.submitter || null; }
     const body = ctx.request.body;
     if (ctx.request.method !== "POST" || !(body instanceof URLSearchParams) || !body.get("idem")) return;
     if (ctx.kept) { going.add(ctx.kept.idem); return; }
@@ -158,11 +158,11 @@
     const wait = Number(ctx.response.headers.get("Retry-After")) || (ctx.response.status === 429 ? 1 : 3);
     trayAgain(Math.min(5, wait));
   }
-  // a tray that did not come (its dice tapped, its options never shown) is asked for again, with
-  // what is tapped then, once the network is back: once, and not once a tray is asked for since
-  // (each refusal's own retry came after the newer answer, and closed a question opened on it)
-  let again = null, offline = false;
-  const ask = () => $("#tray") && htmx.trigger($("#tray"), "change");
+  // a tray that did not come (its dice tapped, its options never shown) is asked for again once the
+  // network is back, with what is tapped then and by the button that asked (a maker: no field of its
+  // form): once, and not once a tray is asked for since (a refusal's own retry closed a newer question)
+  let again = null, offline = false, askedBy = null;
+  const ask = () => $("#tray") && (askedBy?.isConnected ? $("#tray").requestSubmit(askedBy) : htmx.trigger($("#tray"), "change"));
   function trayAgain(seconds) {
     clearTimeout(again);
     if (navigator.onLine) again = setTimeout(ask, seconds * 1000);
