@@ -470,6 +470,16 @@ def test_the_switcher_keeps_the_device_language_and_returns_to_the_page(phone):
     assert '<html lang="de"' in device.get("/").get_data(as_text=True)
 
 
+def test_a_screen_reader_hears_which_language_the_switcher_has_chosen(phone):
+    """The switcher said "Language" and then "English", "Deutsch", "Polski", "Español" alike:
+    the chosen one stood out only by its colour (and the "DE" its summary's name hides). It is
+    marked as the current one."""
+    device = phone().speaking("de")
+    page = device.get("/").get_data(as_text=True)
+    chosen = re.findall(r'<button class="button small[^"]*" name="lang" value="(\w+)" lang="\w+"( aria-current="true")?>', page)
+    assert chosen == [("en", ""), ("de", ' aria-current="true"'), ("pl", ""), ("es", "")]
+
+
 def test_the_switcher_needs_the_csrf_token(client):
     assert client.post("/language", data={"lang": "de"}).status_code == 403
 
