@@ -230,9 +230,10 @@ def _hosts(message: Text) -> Callable[[Viewer, Any, Any], Refused | None]:
 
 def _taking_host(who: Viewer, played: Any, gone: Any) -> Refused | None:
     """Taking over as host: the phone that opened the table, at once (removed by a host it
-    handed the table to, too: the table is its own); a seat let in, once the host's phone has
-    been away from the table `HOST_GONE` seconds (`gone`: how long it has been, or None where a
-    screen asks whether to offer it)."""
+    handed the table to, too: the table is its own); a seat let in that plays the game (`played`;
+    one that plays from the next game, once it is begun), once the host's phone has been away
+    from the table `HOST_GONE` seconds (`gone`: how long it has been, or None where a screen
+    asks whether to offer it)."""
     if who.read_only:
         return Refused(READ_ONLY, 403)
     if who.host:
@@ -242,6 +243,10 @@ def _taking_host(who: Viewer, played: Any, gone: Any) -> Refused | None:
     refused = _at_table(who)
     if refused:
         return refused
+    if played is not None and played.game is not None and who.name not in played.header.get("players", ()):
+        # a phone that scanned the code and added a name (open joining needs no yes) then took
+        # over, corrected a finished game's money and confirmed a made-up import's at its table
+        return Refused("Only a player of this game can take over as host.", 403)
     if gone is not None and gone < HOST_GONE:
         return Refused("The host's phone was at the table in the last %(minutes)s minutes. Once it has been "
                        "away that long you can take over; or the host can make you host in the seat list.",

@@ -961,13 +961,13 @@ def hand_host(db: sqlite_utils.Database, table: dict, who: Viewer, seat_id: Any,
 
 
 def take_host(db: sqlite_utils.Database, table: dict, who: Viewer, idem: str | None = None) -> None:
-    """This phone hosts the table from now on: the phone that opened it, or a seat let in once
-    the host's phone has been away `policy.HOST_GONE` seconds (asked inside the write, so two
-    phones taking over at once make one host)."""
+    """This phone hosts the table from now on: the phone that opened it, or a player's seat let
+    in once the host's phone has been away `policy.HOST_GONE` seconds (asked inside the write, so
+    two phones taking over at once make one host)."""
     def take(change: Write) -> None:
         now_table = change.db["tables"].get(table["id"])
         gone = time.time() - host_seen(change.db, table["id"])
-        require("take_host", viewer(change.db, now_table, who.device), None, gone)
+        require("take_host", viewer(change.db, now_table, who.device), change.played, gone)
         _new_host(change, who.device)
 
     write(db, table, who, take, idem=idem)

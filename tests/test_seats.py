@@ -443,8 +443,17 @@ def test_a_seat_takes_over_once_the_hosts_phone_has_been_away_a_while(app, phone
     assert early.status_code == 409 and "in the last 10 minutes" in early.get_data(as_text=True)
     stranger.get(f"/t/{token}")
     assert "Take over as host" not in stranger.get(f"/t/{token}").get_data(as_text=True)
+    # a phone that scanned the code mid-game and added a name (no yes needed) plays from the
+    # next game: it took over too, and a finished game's money was its to correct
+    newcomer = phone()
+    newcomer.get(f"/t/{token}")
+    assert newcomer.post(f"/t/{token}/join", {"name": "Zed", "change": newcomer.board_change(token)},
+                         fetch=False).status_code == 303
     host_gone(app, token)
     assert host_says(stranger, token, "/host").status_code == 403
+    assert "Take over as host" not in newcomer.get(f"/t/{token}").get_data(as_text=True)
+    refused = host_says(newcomer, token, "/host")
+    assert refused.status_code == 403 and "Only a player of this game" in refused.get_data(as_text=True)
     assert host_says(anna, token, "/host").status_code == 200
     late = host_says(ben, token, "/host")  # Anna hosts now, and was at the table just now
     assert late.status_code == 409 and "in the last 10 minutes" in late.get_data(as_text=True)
