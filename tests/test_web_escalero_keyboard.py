@@ -69,3 +69,18 @@ def test_the_values_of_a_cell_take_the_focus_named_by_what_they_are_for(phone):
     assert re.search(r'<div class="picker" role="dialog" aria-labelledby="picker-title" tabindex="-1" autofocus>', tray)
     assert '<p class="picker-title" id="picker-title">Correct Anna: column 1, row 6</p>' in tray
     assert "autofocus" not in anna.get(f"/t/{token}/board").get_data(as_text=True)
+
+
+def test_the_values_cross_out_is_named_in_words(phone):
+    """The values' cross-out ("✕ streichen") was read "Malzeichen streichen", as the options'
+    was before they were named in words. Its name is the word alone, to enter and to correct."""
+    host = phone()
+    token = host.open_table("escalero", ("Anna", "Ben", "Cleo"))
+    anna = phone().speaking("de")
+    anna.join(token, "Anna")
+    tray = anna.tray(token, pick="0:1:6")
+    assert re.search(r'<summary class="button" aria-label="streichen">✕ streichen</summary>', tray), tray
+    assert anna.write(f"/t/{token}/escalero/score", {"cell": "0:1:6", "value": "12"}).status_code == 200
+    entry = re.search(r'name="fix" value="(\d+)"', anna.get(f"/t/{token}/board").get_data(as_text=True))[1]
+    zero = re.search(r'<button type="button" class="button value zero"[^>]*>', anna.tray(token, fix=entry))[0]
+    assert 'aria-label="streichen"' in zero

@@ -459,3 +459,14 @@ def test_the_values_of_a_box_take_the_focus_named_by_what_they_are_for(table):
     assert re.search(r'<div class="picker" role="dialog" aria-labelledby="picker-title" tabindex="-1" autofocus>', tray)
     assert '<p class="picker-title" id="picker-title">Anna: Fours</p>' in tray
     assert "autofocus" not in anna.tray(token) and "autofocus" not in card(anna, token)
+
+
+def test_the_values_scratch_is_named_in_words(table):
+    """The values' scratch ("✕ streichen") was read "Malzeichen streichen". Its name is the word."""
+    token, host, anna, ben, cleo = table
+    anna.speaking("de")
+    assert re.search(r'<summary class="button" aria-label="streichen">✕ streichen</summary>', anna.tray(token, pick="0:4"))
+    assert score(anna, token, "0:4", value="8").status_code == 200
+    entry = re.search(r'name="fix" value="(\d+)"', card(anna, token)).group(1)
+    zero = re.search(r'<button type="button" class="button value zero"[^>]*>', anna.tray(token, fix=entry))[0]
+    assert 'aria-label="streichen"' in zero
