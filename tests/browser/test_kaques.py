@@ -71,7 +71,14 @@ def test_a_turn_entered_throw_by_throw_from_a_phone(server, new_phone):
         anna.keyboard.press("Enter")
     assert "/tray" in pressed.value.url and pressed.value.request.method == "GET"
     expect(kept(anna)).to_have_count(2)
+    # the Wi-Fi drops as she throws again: the throw is kept and sent once it is back, with both
+    # dice she kept (it was sent again with the last one alone: "Turn so far 50")
+    anna.context.set_offline(True)
+    anna.evaluate("window.dispatchEvent(new Event('offline'))")
     anna.locator("[data-kq-again]").click()
+    anna.wait_for_function("() => JSON.parse(localStorage.getItem('scorekeeper.pending') || '[]').length === 1")
+    anna.context.set_offline(False)
+    anna.evaluate("window.dispatchEvent(new Event('online'))")
 
     # every phone sees the throw and the odds of the next one
     expect(ben.locator(".kq-total")).to_contain_text("Turn so far 150")
