@@ -84,3 +84,18 @@ def test_the_values_cross_out_is_named_in_words(phone):
     entry = re.search(r'name="fix" value="(\d+)"', anna.get(f"/t/{token}/board").get_data(as_text=True))[1]
     zero = re.search(r'<button type="button" class="button value zero"[^>]*>', anna.tray(token, fix=entry))[0]
     assert 'aria-label="streichen"' in zero
+
+
+def test_a_thrown_poker_die_is_named_by_the_face_it_shows(phone):
+    """With poker dice a thrown ace read "take back the 6" (the face's number in the log) while
+    it showed A, and on a German phone "6 zurücknehmen" under a K: a screen reader named a die
+    nobody saw. It is named by the face it shows."""
+    host = phone()
+    token = host.open_table("escalero", ("Anna", "Ben", "Cleo"), dice_faces="poker")
+    anna = phone()
+    anna.join(token, "Anna")
+    tray = anna.tray(token, dice="6,5,1")
+    taken = re.findall(r'<button type="button" class="die small" data-take="\d" aria-label="([^"]+)">([^<]+)</button>', tray)
+    assert taken == [("take back the A", "A"), ("take back the K", "K"), ("take back the 9", "9")], taken
+    anna.speaking("de")
+    assert 'aria-label="B zurücknehmen">B<' in anna.tray(token, dice="3")
