@@ -79,7 +79,7 @@ def test_a_rematch_tapped_as_the_host_corrects_the_finished_game_is_told_of_the_
 
 
 def the_correction_s_title(tray: str) -> str:
-    found = re.search(r'<p class="picker-title">(.*?)</p>', tray, re.S)
+    found = re.search(r'<p class="picker-title"[^>]*>(.*?)</p>', tray, re.S)
     return " ".join(html.unescape(found.group(1)).split())
 
 
