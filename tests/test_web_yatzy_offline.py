@@ -48,17 +48,3 @@ def test_a_correction_tapped_offline_shows_in_its_box_as_kept(table):
                      ("#y0-4", "20")], shown
     assert 'id="y0-4"' in card(anna, token)  # the box it names
 
-
-def test_an_undo_tapped_offline_shows_as_kept(table):
-    """Ben takes his box back with the Wi-Fi gone: the Undo was kept and sent once the network
-    was back, but looked as before (no sign it was taken: tapped again and again), and with an
-    entry of his still kept, it stood ready to take back the entry before that one. The Undo
-    says itself in the list of kept writes (data-pending-text), and takes no tap while a write of
-    this table waits (app.css)."""
-    token, host, anna, ben, cleo = table
-    assert score(anna, token, "0:chance", value="20").status_code == 200
-    assert score(ben, token, "1:chance", value="20").status_code == 200
-    undo = writes(ben.tray(token), "/undo")
-    assert [w["attrs"].get("data-pending-text") for w in undo] == ["Undo"]
-    undo = writes(ben.speaking("de").tray(token), "/undo")
-    assert [(w["attrs"].get("data-pending-text"), w["text"]) for w in undo] == [("Zurücknehmen", "Zurücknehmen")]

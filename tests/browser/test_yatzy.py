@@ -194,6 +194,9 @@ def test_a_box_without_dice_a_correction_and_an_undo(server, new_phone):
     ben.click("#tray .tray-undo")
     ben.wait_for_function("() => document.querySelector('#tray .tray-undo.htmx-request')")
     assert float(ben.locator("#tray .tray-undo").evaluate("b => getComputedStyle(b).opacity")) < 1
+    # kept meanwhile (as offline, where it looked as before, with no sign it was taken), it takes
+    # no second tap, nor one while an entry of the phone waits (it stood aimed at the one before)
+    assert ben.locator("#tray .tray-undo").evaluate("b => getComputedStyle(b).pointerEvents") == "none"
     held[0].continue_()
     expect(anna.locator("#y1-6")).to_have_text("")
     assert "undid entry" in ben.inner_text(".history")
