@@ -645,3 +645,20 @@ def test_a_screen_reader_hears_who_deals_the_next_hand(table):
     page = board(anna, token)
     assert re.search(r'<p class="deal-line" id="deal"[^>]*><span class="hand-no">Hand 2</span>\s*Ben deals · Cleo leads</p>', page)
     assert re.search(r'<form id="tray"[^>]*aria-labelledby="deal"', page)
+
+
+def test_a_screen_reader_hears_that_a_rematch_began(table):
+    """After the settlement's Rematch every other phone's board went to the new game's top, and
+    its screen reader's line still said who had won the last one: nothing told it a new game had
+    begun. It says so, with who deals: "Rematch · Hand 1 You deal · Cleo leads"; the phone that
+    tapped Rematch is told nothing (its focus goes to the new game's tray, which says it)."""
+    host, anna, ben, token = table
+    for _ in range(5):
+        assert hand(anna, token, maker="Cleo", tricks=5).status_code == 200
+    before = ben.board_change(token)
+    answer = anna.write(f"/t/{token}/rematch", {"idem": "again"})
+    assert answer.status_code == 200 and 'id="said"' not in answer.get_data(as_text=True)
+    told = ben.get(f"/t/{token}/board?since={before}", headers={"HX-Request": "true"}).get_data(as_text=True)
+    said = re.search(r'<hx-partial id="said"[^>]*>(.*?)</hx-partial>', told, re.S)
+    assert said, "nothing said"
+    assert " ".join(html.unescape(re.sub(r"<[^>]+>", " ", said.group(1))).split()) == "Rematch · Hand 1 You deal · Cleo leads"

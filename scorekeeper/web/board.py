@@ -23,13 +23,14 @@ from dataclasses import replace
 from itertools import islice, takewhile
 from typing import Any, Iterable
 
-from flask import current_app
+from flask import current_app, request
 
 from .. import service, store
 from ..games.base import RuleError
 from ..gamelog import paced
 from .context import TableContext
 from .games import screen
+from .i18n import _
 
 MAX_BEHIND = 16  # changes one message of parts may cover; a phone further behind gets the whole board
 GENERIC = "_parts.html"
@@ -180,10 +181,23 @@ def since(ctx: TableContext, base: int, change: int, tapped: Any = None, answer:
         # the writer of the last entry, whose focus goes to the settlement, which says it; its
         # line is emptied (it kept the last turn line it heard: "Your turn!" after the end)
         out += partial("" if answer else headline(out), "said", "innerHTML")
+    elif how == TO_THE_TOP and not answer:  # a rematch: a screen reader still held who won the last game
+        out += partial(began(ctx, change), "said", "innerHTML")
     elif fixed:  # a correction, told as an entry is (not to its writer: it chose it)
         said = current_app.jinja_env.get_template(GENERIC).make_module(variables(ctx, change)).said(fixed)
         out += partial(SPACE.sub(" ", str(said).strip()), "said", "innerHTML")
     return out
+
+
+def began(ctx: TableContext, change: int) -> str:
+    """What a screen reader is told of a new game begun (a rematch): that it began, and whose
+    turn it is where the game's parts have a turn line (`render`). Not to the phone that began
+    it: its focus goes to the new game's tray, which its turn line names (static/app.js)."""
+    values = variables(ctx, change)
+    own = current_app.jinja_env.select_template([f"games/{ctx.played.row['game']}/_parts.html", GENERIC]).make_module(values)
+    turn = getattr(own, "turn", None)
+    said = _("Rematch") + ("" if turn is None else " · " + INSIDE.sub("", str(turn()).strip()))
+    return SPACE.sub(" ", said)
 
 
 def corrections(ctx: TableContext, base: int, change: int) -> list:
@@ -410,14 +424,18 @@ def message(ctx: TableContext, base: int | None, hub, tapped: Any = None, done: 
     def render_whole() -> str:
         return whole(ctx.again(db, played), change, tapped, ANSWER_SLICE)
 
+    # a write's own answer — also one that wrote no event (a rematch) — tells its screen reader
+    # less than a poll (`parts`, `since`)
+    answer = done is not None or request.method == "POST"
+
     def render_parts() -> str:
-        return since(ctx.again(db, played), base, change, tapped, done is not None, ANSWER_SLICE) or render_whole()
+        return since(ctx.again(db, played), base, change, tapped, answer, ANSWER_SLICE) or render_whole()
 
     behind = base is not None and base < change
     if tapped:
         return render_parts() if behind else render_whole(), change
-    if behind:  # a write's own answer tells its screen reader less than a poll (`parts`)
-        key = (ctx.table["id"], base, change, ctx.kind, *(("answer",) if done is not None else ()))
+    if behind:
+        key = (ctx.table["id"], base, change, ctx.kind, *(("answer",) if answer else ()))
         return hub.board(key, render_parts, wait=False), change
     return hub.board((ctx.table["id"], change, ctx.kind), render_whole, wait=False), change
 
