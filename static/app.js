@@ -84,6 +84,7 @@
       next.replaceWith(tray);
       if (typing) document.addEventListener("htmx:after:swap", () => typing.isConnected && typing.focus({preventScroll: true}), {once: true});
     }
+    if (!write && document.activeElement?.matches("#tray, #settle") && e.detail.tasks.some((t) => t.target?.contains?.(document.activeElement))) e.detail.tasks.forEach((t) => t.target?.id === "said" && t.fragment?.querySelector?.("[data-turn]")?.remove());  // the focus, on the new tray, says whose turn it is: not #said again
   });
   function refresh(since) {
     const board = $("#board");

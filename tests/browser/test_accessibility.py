@@ -271,7 +271,9 @@ def test_a_screen_reader_hears_each_entry_and_whose_turn_not_the_board(server, n
     """Nothing told a phone that another had written, nor that it was its turn now. A live region
     out of the board says it in one sentence (a writer's own answer leaves it out: its focus,
     back on the tray, says whose turn it is; test_web_board.py); a whole board (the
-    game's first entry: the host's seat list folds) leaves the region, and what it said, be."""
+    game's first entry: the host's seat list folds) leaves the region, and what it said, be. A
+    phone whose focus is on its tray hears whose turn it is from the new tray the focus goes to,
+    and #said does not say it again."""
     link = open_table(new_phone(), server, "escalero", ("Anna", "Ben"))
     anna, ben = new_phone(), new_phone()
     for page, name in ((anna, "Anna"), (ben, "Ben")):
@@ -279,6 +281,7 @@ def test_a_screen_reader_hears_each_entry_and_whose_turn_not_the_board(server, n
         sit(page, name)
     anna.wait_for_selector("#tray .faces")
     anna.evaluate("document.querySelector('#said').dataset.kept = 'yes'")
+    ben.evaluate("document.activeElement.blur()")  # (a phone read by touch: its focus on no tray)
     tap_dice(anna, "44422")
     anna.click("#tray button.option >> nth=0")
     said = ben.locator("#said[role=status]")
@@ -290,7 +293,11 @@ def test_a_screen_reader_hears_each_entry_and_whose_turn_not_the_board(server, n
     ben.wait_for_selector("#tray .faces")
     tap_dice(ben, "66655")
     ben.click("#tray button.option >> nth=0")
-    expect(anna.locator("#said")).to_have_text("Ben: F in column 1: 30 (6-6-6-5-5). Your turn! · 2 of 60 cells")
+    # Anna's focus, on her tray since her entry, goes to the tray Ben's entry brings, which
+    # says whose turn it is: #said says Ben's entry alone (it said "Your turn!" twice)
+    expect(anna.locator("#said")).to_have_text("Ben: F in column 1: 30 (6-6-6-5-5).")
+    expect(anna.locator("#tray")).to_be_focused()
+    expect(anna.locator("#tray")).to_have_accessible_name("Your turn! · 2 of 60 cells")
     expect(ben.locator("#stamp")).to_have_attribute("data-entries", "2")
     assert ben.inner_text("#said") == "Anna: F in column 1: 30 (4-4-4-2-2). Your turn! · 1 of 60 cells"
     assert anna.evaluate("document.querySelector('#said').dataset.kept") == "yes"  # the same region, its words new
