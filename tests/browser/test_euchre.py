@@ -407,6 +407,22 @@ def test_a_maker_tapped_offline_is_told_and_goes_on_when_the_network_is_back(ser
     expect(anna.locator("#tray")).not_to_have_attribute("data-waiting", re.compile("."))
     anna.locator("#tray [data-confirm]").tap()
     expect(anna.locator("#stamp")).to_have_attribute("data-entries", "1")
+    # offline again, she corrects the hand to 4 tricks: kept, every correction takes no other tap
+    # meanwhile and looks it (they stood bright, no sign the first was taken, and a second one was
+    # kept too), and it lands once the network is back
+    fix = anna.locator("#board details.fix").first
+    fix.locator("summary").click()
+    anna.context.set_offline(True)
+    anna.evaluate("window.dispatchEvent(new Event('offline'))")
+    fix.locator(".fix-row button:text-is('4')").click()
+    anna.wait_for_function("() => JSON.parse(localStorage.getItem('scorekeeper.pending') || '[]').length === 1")
+    five = fix.locator(".fix-row button:text-is('5')")
+    assert five.evaluate("b => getComputedStyle(b).pointerEvents") == "none"
+    assert float(five.evaluate("b => getComputedStyle(b).opacity")) < 1
+    anna.context.set_offline(False)
+    anna.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(anna.locator("#board .history")).to_contain_text("4 bazas")
+    anna.wait_for_function("() => JSON.parse(localStorage.getItem('scorekeeper.pending') || '[]').length === 0")
 
 
 def test_what_each_count_of_tricks_makes_reads_whole_on_a_small_german_phone(server, new_phone):
