@@ -109,8 +109,13 @@ def writer(by: str | None, device: str | None, table: dict, seated: bool | None 
     Not known, it is the host's where the writing phone hosts now or opened the table."""
     if by == HOST and (not seated if seated is not None
                        else device and (device == table["host_device"] or opened(device, table))):
-        return Term(HOST, HOST, "who opened the table")
+        return HOST_WRITER
     return by
+
+
+# the host as a writer, a word of the header's ("Gastgeber"); a sentence that names a writer has
+# a sentence of its own for the host, with its article ("Das hat der Gastgeber schon eingetragen")
+HOST_WRITER = Term(HOST, HOST, "who opened the table")
 
 
 def viewer(db, table: dict, device: str, read_only: bool = False) -> Viewer:

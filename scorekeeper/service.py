@@ -31,7 +31,7 @@ from .names import clean_name, look_alike, skeleton
 from .games import ENGINES
 from .games.base import Both, Either, RuleError, Text, describe
 from .games.settle import fewest_transfers, text_cents
-from .policy import Refused, Viewer, require, sentence, viewer, writer  # noqa: F401 (the service's names too)
+from .policy import HOST_WRITER, Refused, Viewer, require, sentence, viewer, writer  # noqa: F401 (the service's names too)
 from .policy import refusal as refusal_of
 from .store import FoldCache, changed, immediate
 
@@ -349,19 +349,29 @@ def stale_refusal(db: sqlite_utils.Database, table: dict, who: Viewer | None, bo
     by = by and writer(by, device, table, seated=seat is not None)
     if game == NEW_GAME:
         return Refused("A new game has started since: check the board. Nothing was changed.")
+    # the host by its role, with its article: "Das hat Gastgeber schon eingetragen" lacked one
+    host = by is HOST_WRITER
     if kind == "entry" and not adds:  # an undo or a correction: "nothing was added" was no answer to it
+        if host:
+            return Refused("The host entered a result meanwhile: check the board. Nothing was changed.")
         if by:
             return Refused("%(name)s entered a result meanwhile: check the board. Nothing was changed.", name=by)
         return Refused("A result was entered meanwhile: check the board. Nothing was changed.")
     if kind == "entry":
+        if host:
+            return Refused("The host already entered this: check the board. Nothing was added.")
         if by:
             return Refused("This was already entered by %(name)s: check the board. Nothing was added.", name=by)
         return Refused("This was already entered: check the board. Nothing was added.")
     if kind == "correct":  # of any entry, not the last one only: "the last entry" named one left as it was
+        if host:
+            return Refused("The host corrected an entry meanwhile: check the board, then tap again.")
         if by:
             return Refused("%(name)s corrected an entry meanwhile: check the board, then tap again.", name=by)
         return Refused("An entry was corrected meanwhile: check the board, then tap again.")
     if kind == "undo" and not adds:  # an undo or a correction ran into it: "enter it again" was no answer
+        if host:
+            return Refused("The host undid the last entry meanwhile: check the board. Nothing was changed.")
         if by:
             return Refused("%(name)s undid the last entry meanwhile: check the board. Nothing was changed.",
                            name=by)

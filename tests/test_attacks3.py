@@ -49,7 +49,7 @@ def test_a_refusal_names_a_host_who_wrote_from_no_seat_as_the_host_after_it_host
     assert host_says(opener, token, "/host").status_code == 200  # the table's phone takes its part back
     late = ben.enter(token, {"type": "score", "player": "Ben", "column": 1, "row": "F", "value": 35}, change=before)
     assert late.status_code == 409
-    assert "Das hat Gastgeber schon eingetragen: Schau auf die Tafel. Es wurde nichts hinzugefügt." in said(late)
+    assert "Das hat der Gastgeber schon eingetragen: Schau auf die Tafel. Es wurde nichts hinzugefügt." in said(late)
     rows = re.findall(r'<span class="who">([^<]*)</span>', ben.get(f"/t/{token}/history").get_data(as_text=True))
     assert rows == ["Gastgeber"]
 

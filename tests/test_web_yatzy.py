@@ -126,7 +126,7 @@ def test_a_write_on_a_stale_board_or_without_one_is_refused(table):
     before = anna.board_change(token)
     assert score(host, token, "0:chance", value="20").status_code == 200
     stale = score(ben, token, "1:chance", value="20", change=before)
-    assert stale.status_code == 409 and "already entered by host" in said(stale)
+    assert stale.status_code == 409 and "The host already entered this" in said(stale)
     blind = ben.post(f"/t/{token}/yatzy/score", {"box": "1:chance", "value": "20"})
     assert blind.status_code == 400 and "which board it was made on" in said(blind)
 
@@ -397,7 +397,7 @@ def test_the_host_s_own_entries_name_the_host_in_the_reader_s_language(table):
     before = ben.board_change(token)
     assert score(host, token, "0:chance", value="20").status_code == 200
     stale = score(ben, token, "1:chance", value="20", change=before)
-    assert stale.status_code == 409 and "Das hat Gastgeber schon eingetragen" in said(stale)
+    assert stale.status_code == 409 and "Das hat der Gastgeber schon eingetragen" in said(stale)
     assert '<span class="who">Gastgeber</span>' in card(ben, token)
     assert '<span class="who">host</span>' in card(anna, token)  # in English
 

@@ -19,7 +19,7 @@ def test_a_turn_sent_late_names_who_entered_it_not_who_wrote_last(table):
     assert score(host, token, "0:chance", value="20").status_code == 200
     assert score(ben, token, "1:chance", value="20").status_code == 200
     late = score(anna, token, "0:chance", value="22", change=asleep)
-    assert late.status_code == 409 and "already entered by host" in said(late), said(late)
+    assert late.status_code == 409 and "The host already entered this" in said(late), said(late)
 
 
 def test_a_refusal_names_the_change_it_was_said_at(table):
