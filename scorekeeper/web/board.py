@@ -193,11 +193,22 @@ def began(ctx: TableContext, change: int) -> str:
     """What a screen reader is told of a new game begun (a rematch): that it began, and whose
     turn it is where the game's parts have a turn line (`render`). Not to the phone that began
     it: its focus goes to the new game's tray, which its turn line names (static/app.js)."""
-    values = variables(ctx, change)
-    own = current_app.jinja_env.select_template([f"games/{ctx.played.row['game']}/_parts.html", GENERIC]).make_module(values)
+    return SPACE.sub(" ", _("Rematch") + turn_said(own_parts(ctx, variables(ctx, change)), "· "))
+
+
+def own_parts(ctx: TableContext, values: dict):
+    """The game's own parts of a board message (its _parts.html), else the shared ones."""
+    return current_app.jinja_env.select_template([f"games/{ctx.played.row['game']}/_parts.html",
+                                                  GENERIC]).make_module(values)
+
+
+def turn_said(own, lead: str = "") -> str:
+    """Whose turn it is, for #said, in the words of the game's turn part (`own`: `own_parts`),
+    which the message's gzip finds there; "" where the game has no turn line. A span of its
+    own: a phone whose focus the new tray takes, which its turn line names, leaves it out
+    (static/app.js)."""
     turn = getattr(own, "turn", None)
-    said = _("Rematch") + ("" if turn is None else " <span data-turn>· " + INSIDE.sub("", str(turn()).strip()) + "</span>")
-    return SPACE.sub(" ", said)
+    return "" if turn is None else f' <span data-turn>{lead}{INSIDE.sub("", str(turn()).strip())}</span>'
 
 
 def corrections(ctx: TableContext, base: int, change: int) -> list:
@@ -308,9 +319,8 @@ def follow_the_first(ctx: TableContext) -> list[Part]:
 def render(ctx: TableContext, change: int, chosen: Iterable[Part], base: int, events: list, tapped: Any,
            told: list) -> str:
     values = variables(ctx, change, tapped)
-    env = current_app.jinja_env
-    generic = env.get_template(GENERIC).make_module(values)
-    own = env.select_template([f"games/{ctx.played.row['game']}/_parts.html", GENERIC]).make_module(values)
+    generic = current_app.jinja_env.get_template(GENERIC).make_module(values)
+    own = own_parts(ctx, values)
     out, done, settled = [], set(), None
     for part in chosen:
         if part in done:
@@ -339,11 +349,10 @@ def render(ctx: TableContext, change: int, chosen: Iterable[Part], base: int, ev
     # turn it is (said twice, and its answer past 1 KB)
     if told:
         said = str(generic.said(told)).strip()
-        turn = getattr(own, "turn", None)
         if ctx.played.finished:  # the end: who won, as the settlement's heading says it
             said += " " + headline(settled or str(generic.settle()))
-        elif turn is not None:  # (left out by a phone whose focus the new tray takes: app.js)
-            said += " <span data-turn>" + INSIDE.sub("", str(turn()).strip()) + "</span>"
+        else:
+            said += turn_said(own)
         out.append(partial(SPACE.sub(" ", said), "said", "innerHTML"))
     elif ctx.played.finished:  # the writer of the last entry: its line emptied (`since`)
         out.append(partial("", "said", "innerHTML"))
