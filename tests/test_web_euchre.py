@@ -301,16 +301,20 @@ def correct(host, token, target, **change):
     return host.write(f"/t/{token}/correct", {"target": str(target), "event": json.dumps(change)})
 
 
-def fix_buttons(page, target):
-    """The correction buttons of one entry, as writes() finds them."""
-    body = re.search(rf'data-fix="{target}">(.*?)</details>', page, re.S).group(1)
-    return writes(body, "/correct")
+def fix_buttons(device, page, target):
+    """The correction buttons of one entry, as writes() finds them: asked as its row's "Correct"
+    on `page` asks when opened (they are not on the board)."""
+    row = re.search(rf'<details class="fix" data-fix="{target}" hx-get="([^"]+)"[^>]*>(.*?)</details>', page, re.S)
+    assert "<button" not in row.group(2)
+    body = device.get(row.group(1), headers={"HX-Request": "true"})
+    assert body.status_code == 200, body.get_data(as_text=True)
+    return writes(body.get_data(as_text=True), "/correct")
 
 
-def fixes(page, target):
+def fixes(device, page, target):
     """The correction buttons of one entry: (label, {"target", "event"})."""
     return [(html.unescape(b["text"]), {"target": b["vals"]["target"], "event": json.loads(b["vals"]["event"])})
-            for b in fix_buttons(page, target)]
+            for b in fix_buttons(device, page, target)]
 
 
 def test_the_host_corrects_tricks_maker_alone_and_redeal(table, app):
@@ -319,7 +323,11 @@ def test_the_host_corrects_tricks_maker_alone_and_redeal(table, app):
     hand(anna, token, maker="Ben", tricks=4, defender_alone="Cleo")
     first, second = (recorded.id for recorded, _ in played_of(app, token).entries)
     assert "data-fix" not in board(ben, token)  # the host and the writer (Anna) correct, not Ben
-    buttons = fixes(board(host, token), second)
+    # nor may Ben ask for the buttons themselves; an entry that is none, none
+    asked = ben.get(f"/t/{token}/history/{second}/fix", headers={"HX-Request": "true"})
+    assert asked.status_code == 403 and "Only the one who wrote it" in asked.get_data(as_text=True)
+    assert host.get(f"/t/{token}/history/999/fix", headers={"HX-Request": "true"}).status_code == 404
+    buttons = fixes(host, board(host, token), second)
     labels = [label for label, _ in buttons]
     assert labels[:6] == ["0", "1", "2", "3", "4", "5"]
     assert "Cleo: not alone" in labels and "Anna: alone" in labels and "It was a redeal" in labels
@@ -327,7 +335,7 @@ def test_the_host_corrects_tricks_maker_alone_and_redeal(table, app):
     assert dict(buttons)["Anna"] == {"target": second, "event": {"maker": "Anna", "defender_alone": None}}
     assert dict(buttons)["Dora"] == {"target": second, "event": {"maker": "Dora"}}
 
-    for button in fix_buttons(board(host, token), second):
+    for button in fix_buttons(host, board(host, token), second):
         if button["text"] == "5":
             response = host.press(token, button)
             assert response.status_code == 200
@@ -340,7 +348,7 @@ def test_the_host_corrects_tricks_maker_alone_and_redeal(table, app):
     assert correct(host, token, first, type="redeal", maker=None, tricks=None).status_code == 200
     assert played_of(app, token).result["points"] == {RED: 2, BLUE: 0}
     history = board(host, token) + host.get(f"/t/{token}/board/earlier").get_data(as_text=True)
-    assert [b for b in fixes(history, first)][0] == (
+    assert [b for b in fixes(host, history, first)][0] == (
         "Anna", {"target": first, "event": {"type": "hand", "maker": "Anna", "tricks": 3}})
     response = correct(host, token, first, tricks=6)
     assert response.status_code == 409

@@ -91,6 +91,22 @@ def board_earlier():
                               skip=ctx.recent_rows, count=BOARD_PAGE_ROWS))
 
 
+@bp.get("/history/<int:event_id>/fix")
+def fix(event_id: int):
+    """The buttons that correct one entry (the game's `games/<game>/_correct_body.html`), asked
+    when its history row's "Correct" is opened: every row of a host's board carried them all,
+    and every entry's answer its new row's (a card game's hand: an answer of 1.5 KB, past the
+    1 KB of issue 26). Only to a phone that may correct that entry now (policy: `correct`)."""
+    ctx: TableContext = g.ctx
+    played = ctx.played
+    recorded = next((r for r in reversed(played.history) if r.id == event_id and r.kind == "entry"), None)
+    if recorded is None or played.current(recorded.id) is None:
+        raise service.Refused("That entry is no longer on the board: check the board.", 404)
+    policy.require("correct", ctx.who, played, recorded)
+    values = boards.variables(ctx, ctx.change)
+    return fragment(render_template(f"games/{played.row['game']}/_correct_body.html", **values, recorded=recorded))
+
+
 # --- live ------------------------------------------------------------------------------------
 
 

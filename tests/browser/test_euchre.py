@@ -412,6 +412,7 @@ def test_a_maker_tapped_offline_is_told_and_goes_on_when_the_network_is_back(ser
     # kept too), and it lands once the network is back
     fix = anna.locator("#board details.fix").first
     fix.locator("summary").click()
+    fix.locator(".fix-row button").first.wait_for()  # asked as it opens (web/table.py `fix`)
     anna.context.set_offline(True)
     anna.evaluate("window.dispatchEvent(new Event('offline'))")
     fix.locator(".fix-row button:text-is('4')").click()
