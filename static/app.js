@@ -117,9 +117,9 @@
   document.addEventListener("htmx:before:request", (e) => {
     const {ctx} = e.detail;
     if (ctx.sourceElement?.id === "tray" && ctx.request.method === "GET") { clearTimeout(again); askedBy = ctx.sourceEvent?.submitter || null; }
+    if (ctx.kept) { going.add(ctx.kept.idem); ctx.request.body = new URLSearchParams(ctx.kept.body); return; }  // (a resend)
     const body = ctx.request.body;
     if (ctx.request.method !== "POST" || !(body instanceof URLSearchParams) || !body.get("idem")) return;
-    if (ctx.kept) { going.add(ctx.kept.idem); ctx.request.body = new URLSearchParams(ctx.kept.body); return; }
     const source = ctx.sourceElement;
     ctx.kept = {url: ctx.request.action, body: body.toString(), idem: body.get("idem"),
       cell: source.dataset.pending || "", text: source.dataset.pendingText || ""};
@@ -128,6 +128,7 @@
   });
   document.addEventListener("htmx:after:request", (e) => {
     const {ctx} = e.detail;
+    if (ctx?.sourceElement?.id === "board" && ctx.request.method === "GET") polled = ctx.response?.status < 400;  // (a poll: `poll`)
     if (later(ctx)) { notThrough(ctx); return; }  // a write refused for now stays kept: sent again
     // a write the server took: a refusal shown before has had its say (and "not through", a tray come)
     if (ctx.request.method === "POST" && ctx.response?.status < 300) $("#message")?.replaceChildren();
@@ -149,8 +150,7 @@
     const words = ctx.kept || tray ? "busy" : ctx.request.method === "POST" ? "busyAgain" : "";
     const area = $("#message");
     if (words && area?.dataset[words] && !$("[data-busy]", area)) {  // (not a tap, polling: it asks again)
-      const say = document.createElement("p");
-      Object.assign(say, {className: "message", textContent: area.dataset[words]});
+      const say = Object.assign(document.createElement("p"), {className: "message", textContent: area.dataset[words]});
       say.setAttribute("role", "status");
       say.dataset.busy = "";
       area.replaceChildren(say);
@@ -189,8 +189,7 @@
     sending = true;
     try {
       for (const item of kept().filter((i) => !going.has(i.idem))) {
-        await htmx.ajax("POST", item.url, {source: document.body, swap: "none", kept: item,
-          values: Object.fromEntries(new URLSearchParams(item.body))});
+        await htmx.ajax("POST", item.url, {source: document.body, swap: "none", kept: item});  // its body: before:request
         if (kept().some((i) => i.idem === item.idem)) return;  // still offline: later
       }
     } finally {
@@ -217,10 +216,6 @@
   // resolves too: it said so through a power cut), offline while the phone is
   let live = false, poller = null, polled = false;
   const down = () => net(navigator.onLine ? (mine().length ? "lostKept" : "lost") : "offline");  // (a kept entry is still said)
-  document.addEventListener("htmx:after:request", (e) => {
-    const {ctx} = e.detail;
-    if (ctx?.sourceElement?.id === "board" && ctx.request.method === "GET") polled = ctx.response?.status < 400;
-  });
   function poll(on) {
     clearInterval(poller);
     poller = on ? setInterval(() => { polled = false; refresh(shown()).then(() => {
