@@ -17,6 +17,7 @@ import urllib.request
 from pathlib import Path
 from typing import Iterator
 
+from html import unescape
 from html.parser import HTMLParser
 
 from scorekeeper.games.base import RuleError
@@ -187,6 +188,14 @@ class Phone:
         if change is None and table:
             change = self.board_change(table.group(1))
         return self.post(url, {"change": str(change if change is not None else ""), **(data or {})}, **kwargs)
+
+    def heard(self, token, since) -> str | None:
+        """What #said tells this phone of the changes after `since` (its board asked for again,
+        as polling does), in the words a screen reader reads; None when it says nothing."""
+        told = self.get(f"/t/{token}/board?since={since}", headers={"HX-Request": "true"}).get_data(as_text=True)
+        found = re.search(r'<hx-partial id="said"[^>]*>(.*?)</hx-partial>', told, re.S)
+        return " ".join(unescape(re.sub(r"<[^>]+>", " ", found.group(1))).split()).replace(" .", ".") \
+            if found else None
 
     def tray(self, token, fields=None, **more) -> str:
         """This phone's tray as the server renders it for what the phone tapped (GET …/tray,

@@ -21,13 +21,6 @@ def test_served_keeps_the_focus_when_the_tray_comes_again(phone):
         assert tray.count('id="served"') == 1
 
 
-def heard(device, token, before) -> str:
-    """What #said tells `device` of the changes since `before`, as a screen reader reads it."""
-    told = device.get(f"/t/{token}/board?since={before}", headers={"HX-Request": "true"}).get_data(as_text=True)
-    found = re.search(r'<hx-partial id="said"[^>]*>(.*?)</hx-partial>', told, re.S)
-    return " ".join(re.sub(r"<[^>]+>", " ", found.group(1)).split()).replace(" .", ".") if found else ""
-
-
 def test_a_cross_out_is_told_in_words_not_as_a_sign(phone):
     """A cross-out was told to the other phones as "Anna: 6 in column 1: ✕ (1-2-3-4-5)", and a
     screen reader read the sign out as "multiplication x" ("Malzeichen"). It is told in words;
@@ -39,8 +32,8 @@ def test_a_cross_out_is_told_in_words_not_as_a_sign(phone):
     ben.join(token, "Ben")
     before = ben.board_change(token)
     assert anna.write(f"/t/{token}/escalero/score", {"cell": "0:1:6", "value": "0"}).status_code == 200
-    assert heard(ben, token, before).startswith("Anna: 6 in Kolonne 1: gestrichen. ")
-    assert heard(host, token, before).startswith("Anna: 6 in column 1: crossed out. ")
+    assert ben.heard(token, before).startswith("Anna: 6 in Kolonne 1: gestrichen. ")
+    assert host.heard(token, before).startswith("Anna: 6 in column 1: crossed out. ")
     assert "✕" in re.search(r'<li id="h\d+".*?</li>', ben.get(f"/t/{token}/board").get_data(as_text=True), re.S)[0]
 
 
