@@ -77,6 +77,9 @@ def test_a_turn_entered_throw_by_throw_from_a_phone(server, new_phone):
     anna.evaluate("window.dispatchEvent(new Event('offline'))")
     anna.locator("[data-kq-again]").click()
     anna.wait_for_function("() => JSON.parse(localStorage.getItem('scorekeeper.pending') || '[]').length === 1")
+    # while it waits, the turn's other writes wait with it, dimmed: throw again itself looked
+    # untaken, and every Undo of the board took a tap (kept, refused once the network was back)
+    assert anna.locator("[data-kq-again]").evaluate("b => getComputedStyle(b).pointerEvents") == "none"
     anna.context.set_offline(False)
     anna.evaluate("window.dispatchEvent(new Event('online'))")
 
@@ -110,7 +113,11 @@ def test_a_turn_entered_throw_by_throw_from_a_phone(server, new_phone):
     expect(ben.locator(".kq-now .turn")).to_contain_text("Your turn!")
 
     # the banked turn comes back without its last throw, the phone at that throw's keep
-    anna.locator(".kq-last").get_by_role("button", name="Undo last throw").click()
+    # (not while a write of this phone waits to be sent: then it takes no tap, as the tray's Undo)
+    reopen = anna.locator(".kq-last").get_by_role("button", name="Undo last throw")
+    assert reopen.evaluate("""b => { document.body.toggleAttribute('data-kept', true);
+        const waits = getComputedStyle(b).pointerEvents; document.body.toggleAttribute('data-kept', false); return waits }""") == "none"
+    reopen.click()
     expect(ben.locator(".kq-total")).to_contain_text("Turn so far 150")
     expect(kept(anna)).to_have_count(3)
     expect(anna.locator("[data-kq-stop]")).to_have_text("fertisch! · 350")
@@ -138,6 +145,9 @@ def test_a_turn_entered_throw_by_throw_from_a_phone(server, new_phone):
     expect(anna.locator(".kq-ranks li").first).to_contain_text("450")
     expect(anna.locator(".kq-now .turn")).to_contain_text("Cleo's turn")
     expect(anna.locator("#message")).to_be_empty()
+    undo = ben.locator(".kq-last").get_by_role("button", name="Undo", exact=True)  # a total's Undo, on the board
+    assert undo.evaluate("""b => { document.body.toggleAttribute('data-kept', true);
+        const waits = getComputedStyle(b).pointerEvents; document.body.toggleAttribute('data-kept', false); return waits }""") == "none"
     no_sideways_scroll(anna)
     shot(anna, "board")
 
