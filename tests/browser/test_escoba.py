@@ -101,6 +101,9 @@ def test_a_round_entered_from_a_phone(server, new_phone):
     shot(ben, "form")
     form.locator("[data-round-confirm]").click()
     ben.wait_for_selector("#tray .escoba-form", state="detached")
+    # the focus the tapped Confirm held goes to the tray that follows (Round 2): it fell to the
+    # page's top, the button disabled while its request went (a screen reader started again there)
+    ben.wait_for_function("() => document.activeElement?.id === 'tray'", timeout=3000)
 
     # live on Anna's phone: her total, the score sheet, the round in the history; the tally starts again
     anna.wait_for_selector("#board .escoba-sheet", timeout=3000)
