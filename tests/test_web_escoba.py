@@ -457,6 +457,27 @@ def test_the_host_corrects_a_round_through_the_form(duel, app):
         refused.get_data(as_text=True))
 
 
+def test_the_host_correcting_an_old_round_keeps_the_piles_another_phone_is_counting(duel, app):
+    """Ben was counting round 3 in the form when the host corrected round 1: the live board's
+    tray replaced his (its state named the game's last event, which a correction changes), the
+    form closed and his counts were gone. A correction leaves the tray's state (the form is
+    checked again as he types; his Confirm goes with the board as it now stands); an entry still
+    changes it, and so does the game's end."""
+    host, anna, ben, token = duel
+    enter_round(anna, token, c0=24, o0=7, s0=3, seven=0, e0=2)
+    enter_round(anna, token, c0=20, o0=5, s0=2, seven=1)
+    counting = {"round": "1", "c0": "22", "o0": "6", "s0": "2", "seven": "0"}
+    state = lambda: re.search(r'<form id="tray"[^>]*data-state="([^"]+)"', ben.tray(token, counting)).group(1)  # noqa: E731
+    before = state()
+    first = played(app, token).entries[0][0].id
+    status, page = preview(host, token, correct=first, c0=24, o0=7, s0=3, seven=0, e0=1)
+    assert host.press(token, confirm(page), form=page).status_code == 200
+    assert state() == before
+    assert ben.press(token, confirm(ben.tray(token, counting)), form=ben.tray(token, counting)).status_code == 200
+    assert played(app, token).result["points"]["Anna"] == 5 + 0 + 3  # round 1 corrected (one escoba), 2 level, 3 counted
+    assert state() != before
+
+
 def test_a_correction_that_would_end_the_game_early_is_refused_in_the_preview(phone, app):
     host = phone()
     token = host.open_table("escoba", ("Anna", "Ben"), target=8)
