@@ -444,3 +444,15 @@ def test_a_refused_form_keeps_the_scribe_chosen_and_named(phone):
     assert response.status_code == 400
     assert 'name="seating" value="scribe" checked' in page and 'name="scribe" value="Max"' in page
     assert 'name="seating" value="players" checked' not in page
+
+
+def test_an_entry_s_correction_buttons_asked_of_a_game_that_has_none_are_refused_in_words(phone):
+    """GET …/history/<id>/fix (the buttons a history row's "Correct" asks for, where a game
+    keeps them) of a game whose entries are corrected on its pad was a 500: it has no picker."""
+    host = phone()
+    token = host.open_table(players=("Anna", "Ben"))
+    assert host.enter(token, {**F35, "player": "Anna"}).status_code == 200
+    entry = re.search(r'id="h(\d+)"', host.get(f"/t/{token}/board", headers={"HX-Request": "true"})
+                      .get_data(as_text=True)).group(1)
+    asked = host.get(f"/t/{token}/history/{entry}/fix", headers={"HX-Request": "true"})
+    assert asked.status_code == 404 and "corrected on the board itself" in asked.get_data(as_text=True)

@@ -17,6 +17,7 @@ import qrcode
 import qrcode.image.svg
 from flask import Response, current_app, g, redirect, render_template, request, url_for
 from flask.globals import request_ctx
+from jinja2 import TemplateNotFound
 from werkzeug.exceptions import HTTPException
 
 from .. import metrics, policy, service, store
@@ -103,8 +104,11 @@ def fix(event_id: int):
     if recorded is None or played.current(recorded.id) is None:
         raise service.Refused("That entry is no longer on the board: check the board.", 404)
     policy.require("correct", ctx.who, played, recorded)
-    values = boards.variables(ctx, ctx.change)
-    return fragment(render_template(f"games/{played.row['game']}/_correct_body.html", **values, recorded=recorded))
+    try:
+        template = current_app.jinja_env.get_template(f"games/{played.row['game']}/_correct_body.html")
+    except TemplateNotFound:  # a game whose entries are corrected on its pad (asked by hand: was a 500)
+        raise service.Refused("This game's entries are corrected on the board itself.", 404) from None
+    return fragment(template.render(**boards.variables(ctx, ctx.change), recorded=recorded))
 
 
 # --- live ------------------------------------------------------------------------------------
