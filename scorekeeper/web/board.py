@@ -23,7 +23,7 @@ from dataclasses import replace
 from itertools import islice, takewhile
 from typing import Any, Iterable
 
-from flask import current_app, request
+from flask import current_app
 
 from .. import service, store
 from ..games.base import RuleError
@@ -417,7 +417,8 @@ TAG = re.compile(r"<[^>]+>")
 SPACE = re.compile(r"\s*\n\s*|  +(?=<)")  # no <pre> or <textarea> on a board: a line break, or spaces before a tag, is one space
 
 
-def message(ctx: TableContext, base: int | None, hub, tapped: Any = None, done: Any = None) -> tuple[str, int]:
+def message(ctx: TableContext, base: int | None, hub, tapped: Any = None, done: Any = None,
+            answer: bool = False) -> tuple[str, int]:
     """What a phone whose board shows `base` (None: unknown) needs now, and the change it
     brings the board to, answering its own request (a write's answer, polling): read with the
     request's own connection, never the live streams' shared one (`Hub.query`: issue 25, an
@@ -425,17 +426,14 @@ def message(ctx: TableContext, base: int | None, hub, tapped: Any = None, done: 
     made once per process for every phone of one kind, and never waiting for a stream making
     the same (with `tapped`, an answer's own tray: for this phone alone). `done`: the write
     this answers (service.Committed), whose change and game it shows rather than the table's
-    last."""
+    last. `answer`: a write's own answer — also one that wrote no event (a rematch) —, which
+    tells its screen reader less than a poll (`parts`, `since`)."""
     db = ctx.db
     change = store.last_change(db, ctx.table["id"]) if done is None else done.change
     played = done.played if done is not None else None
 
     def render_whole() -> str:
         return whole(ctx.again(db, played), change, tapped, ANSWER_SLICE)
-
-    # a write's own answer — also one that wrote no event (a rematch) — tells its screen reader
-    # less than a poll (`parts`, `since`)
-    answer = done is not None or request.method == "POST"
 
     def render_parts() -> str:
         return since(ctx.again(db, played), base, change, tapped, answer, ANSWER_SLICE) or render_whole()

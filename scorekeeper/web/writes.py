@@ -80,7 +80,7 @@ def answer(tapped: Any = None) -> Response:
     # (issue 26: not read again); anything after it comes live
     hub().notify(ctx.table["id"])
     if request.htmx:
-        return fragment(boards.message(ctx, board(), hub(), tapped, done)[0])
+        return fragment(boards.message(ctx, board(), hub(), tapped, done, answer=True)[0])
     return redirect(url_for("table.table"), 303)
 
 
