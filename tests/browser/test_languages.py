@@ -256,6 +256,7 @@ def test_a_polish_phone_reads_each_settlement_chip_whole(server, new_phone, word
     phone.click("details.lang summary")
     phone.click("details.lang button:has-text('Español')")
     phone.wait_for_function("() => document.documentElement?.lang === 'es'")
+    phone.wait_for_load_state()  # the new page's <html lang> comes before its table is parsed
     lines = phone.locator(".players-table thead th, .players-table tbody th a").evaluate_all(
         "found => found.map(cell => { const r = document.createRange(); r.selectNodeContents(cell); "
         "return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size; })")
