@@ -55,16 +55,20 @@ proxy:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq nginx; }
 
-# the suite in a process per core; then the browser tests, two at a time (chromium takes more
-# than a core: the machine is full with two, and the run a minute shorter than one at a time);
-# then the tests marked `alone`, which time themselves, with the machine to themselves. Every
-# part of one run adds to the same reliability figures. Bytecode is written even where the
-# environment says not to: each pytest process then finds the test modules' assertions
-# rewritten already (collecting took 7 s a process, 2 s so)
+# the suite, then the browser tests, then the tests marked `alone`, which time themselves, with
+# the machine to themselves. The first two run in one process more than the machine has cores:
+# with one per core a core stood idle a fifth of the time (a process waiting on a server it
+# started, on chromium, on a kill -9), and on two cores the run was 47 s shorter so (part one
+# 3:09 -> 2:51, each test sent to the first free process; browser 6:10 -> 5:41, a file's tests
+# in one process, as they share its server and chromium). Every part of one run adds to the
+# same reliability figures. Bytecode is written even where the environment says not to: each
+# pytest process then finds the test modules' assertions rewritten already (collecting took
+# 7 s a process, 2 s so)
+WORKERS := $(shell echo $$(( $$(nproc) + 1 )))
 test: setup browser proxy
 	export SCOREKEEPER_RUN=$$(date +%s%N) PYTHONDONTWRITEBYTECODE=; status=0; \
-	$(BIN)/pytest -n auto --dist loadfile -m "not alone and not browser" || status=$$?; \
-	$(BIN)/pytest -n 2 --dist loadfile -m browser || status=$$?; \
+	$(BIN)/pytest -n $(WORKERS) --dist worksteal -m "not alone and not browser" || status=$$?; \
+	$(BIN)/pytest -n $(WORKERS) --dist loadfile -m browser || status=$$?; \
 	$(BIN)/pytest -m alone || status=$$?; \
 	exit $$status
 

@@ -22,11 +22,12 @@ PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touc
 
 
 def pytest_collection_modifyitems(items):
-    """The browser tests are marked `browser`: make test runs them after the rest, two at a time.
-    Beside the rest they once lost a die a phone tapped as its tray landed (mended in
-    static/dice.js and base.html's settle delay); they pass beside it now, but that run is no
-    shorter (11.2 min against 11.7): chromium takes more than a core, and the machine is full
-    either way. Two at a time by themselves, they take 4.6 min against 5.6 one at a time."""
+    """The browser tests are marked `browser`: make test runs them after the rest, one process
+    more than the machine has cores. Beside the rest they once lost a die a phone tapped as its
+    tray landed (mended in static/dice.js and base.html's settle delay); they pass beside it now,
+    but that run is no shorter (11.2 min against 11.7): the machine is full either way. By
+    themselves on two cores, three at a time took 5:41, two 6:10 (a fifth of the time a core
+    stood idle), one 5.6 min when they were fewer."""
     here = os.path.dirname(__file__)
     for item in items:
         if str(item.path).startswith(here + os.sep):
