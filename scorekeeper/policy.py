@@ -9,6 +9,7 @@ the screens show a button only where `allowed` says so.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -17,12 +18,20 @@ from .games.base import Term, Text
 
 class Refused(Exception):
     """A request the table cannot take; `status` is the HTTP status, the message is for players:
-    `text` (a Text, translated on the screens), as one sentence in English by `str()`."""
+    `text` (a Text, translated on the screens), as one sentence in English by `str()`;
+    `retry_after`, the seconds until a limit lets the same request through (a 429's
+    Retry-After)."""
 
-    def __init__(self, message: str, status: int = 409, /, **values: Any) -> None:
+    def __init__(self, message: str, status: int = 409, /, *, retry_after: float | None = None,
+                 **values: Any) -> None:
         self.text = Text.of(message, **values)
         self.status = status
+        self.retry_after = None if retry_after is None else max(1, math.ceil(retry_after))
         super().__init__(sentence(self.text))
+
+    def headers(self) -> dict[str, str]:
+        """The answer's headers this refusal brings: a limit's Retry-After."""
+        return {} if self.retry_after is None else {"Retry-After": str(self.retry_after)}
 
 
 def sentence(message: str) -> str:

@@ -486,11 +486,16 @@ def check_limit(db: sqlite_utils.Database, limit: Limit, device: str | None, add
 def _refuse_past(db: sqlite_utils.Database, limit: Limit, device: str | None, address: str | None,
                  now_: float) -> None:
     for key, most in _limit_keys(limit, device, address):
-        if db["hits"].count_where("kind = ? AND key = ? AND at >= ?", [limit.kind, key, now_ - limit.window]) >= most:
-            raise Refused(limit.message, 429)
-        if limit.burst and db["hits"].count_where("kind = ? AND key = ? AND at >= ?",
-                                                  [limit.kind, key, now_ - BURST_WINDOW]) >= limit.burst:
-            raise Refused(limit.burst_message, 429)
+        for window, most_, message in ((limit.window, most, limit.message),
+                                       (BURST_WINDOW, limit.burst, limit.burst_message)):
+            if not most_:
+                continue
+            # the most recent `most_` in the window: once the oldest of them leaves it, one more may come
+            recent = [row[0] for row in db.execute(
+                "SELECT at FROM hits WHERE kind = ? AND key = ? AND at >= ? ORDER BY at DESC LIMIT ?",
+                [limit.kind, key, now_ - window, most_]).fetchall()]
+            if len(recent) >= most_:
+                raise Refused(message, 429, retry_after=recent[-1] + window - now_)
 
 
 def _limit_keys(limit: Limit, device: str | None, address: str | None) -> list[tuple[str, int]]:
@@ -654,6 +659,17 @@ WRONG_CODES_IMPORTING = Text("Too many wrong codes from this network. Wait ten m
                              "without a table's code.")
 
 
+def _refuse_guesses(db: sqlite_utils.Database, address: str, locked: Text) -> None:
+    """Refused (429) with `locked` when the address has guessed wrong too often in the window,
+    told when its oldest guess there is forgotten."""
+    now_ = time.time()
+    recent = [row[0] for row in db.execute(
+        "SELECT at FROM join_attempts WHERE address = ? AND at >= ? ORDER BY at DESC LIMIT ?",
+        [address, now_ - JOIN_WINDOW, JOIN_ATTEMPTS]).fetchall()]
+    if len(recent) >= JOIN_ATTEMPTS:
+        raise Refused(locked, 429, retry_after=recent[-1] + JOIN_WINDOW - now_)
+
+
 def _by_code(db: sqlite_utils.Database, code: str, address: str | None, opened_since: str | None,
              locked: Text = WRONG_CODES) -> dict:
     """The table with this code (opened since `opened_since`, when given); a wrong code counts
@@ -664,15 +680,12 @@ def _by_code(db: sqlite_utils.Database, code: str, address: str | None, opened_s
         raise Refused("Type the code shown on the host's screen.", 400)
     # past the limit already: refused without the write lock (bench/attack.py: a guesser's
     # refusals each took it, and every table's entries wait for it)
-    if address is not None and db["join_attempts"].count_where(
-            "address = ? AND at >= ?", [address, time.time() - JOIN_WINDOW]) >= JOIN_ATTEMPTS:
-        raise Refused(locked, 429)
+    if address is not None:
+        _refuse_guesses(db, address, locked)
     with immediate(db):
         if address is not None:
             db.execute("DELETE FROM join_attempts WHERE at < ?", [time.time() - JOIN_WINDOW])
-            tries = db["join_attempts"].count_where("address = ?", [address])
-            if tries >= JOIN_ATTEMPTS:
-                raise Refused(locked, 429)
+            _refuse_guesses(db, address, locked)
         where, values = "code = ?", [clean]
         if opened_since is not None:
             where, values = where + " AND created_at >= ?", values + [opened_since]

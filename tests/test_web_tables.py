@@ -98,6 +98,7 @@ def test_join_by_short_code_and_rate_limit(phone, app):
         assert guest.post("/join", {"code": "ZZZZZZ"}, fetch=False).status_code == 404
     limited = guest.post("/join", {"code": code}, fetch=False)
     assert limited.status_code == 429 and "Too many wrong codes" in limited.get_data(as_text=True)
+    assert 0 < int(limited.headers["Retry-After"]) <= service.JOIN_WINDOW  # when the first guess is forgotten
     # counted per address: a friend on the same Wi-Fi who typed nothing wrong is refused too, and
     # was told the wrong codes came "from this device"
     friend = phone().speaking("de").post("/join", {"code": code}, fetch=False).get_data(as_text=True)

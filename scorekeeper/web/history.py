@@ -162,5 +162,5 @@ def import_log():
     except service.Refused as refusal:  # past the limit of imports, or a table it may not name
         metrics.refused(refusal)
         return render_template("import.html", message=say(refusal), played_at=played_at,
-                               text=text if isinstance(text, str) else ""), refusal.status
+                               text=text if isinstance(text, str) else ""), refusal.status, refusal.headers()
     return redirect(table_url("history.history", table), 303)

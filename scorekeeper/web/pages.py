@@ -163,7 +163,7 @@ def create(game: str):
         # the setting refused opens in view, focused (the message stays on top): a form's last
         # setting is 1,400 px below the message on a phone
         return render_template("new.html", **new_form(engine, values, names), message=say(refusal),
-                               refused=getattr(refusal, "setting", None)), refusal.status
+                               refused=getattr(refusal, "setting", None)), refusal.status, refusal.headers()
     # opened from a settlement: the table it came from shows its phones the way here (a forged
     # or a stranger's `after` links nothing, and says nothing: service.follow_on)
     linked = service.follow_on(get_db(), device_id(), values["after"], table)
@@ -402,5 +402,5 @@ def join_by_code():
     except service.Refused as refusal:
         metrics.refused(refusal)
         return render_template("index.html", message=say(refusal),
-                               code=field("code")[:12]), refusal.status
+                               code=field("code")[:12]), refusal.status, refusal.headers()
     return redirect(table_url("table.table", table), 303)

@@ -368,7 +368,9 @@ def refused(refusal: service.Refused):
     # board has moved past it (static/app.js)
     ctx = g.get("ctx")
     change = store.last_change(ctx.db, ctx.table["id"]) if isinstance(ctx, TableContext) else None
-    return message_response(say(refusal), refusal.status, change)
+    response = message_response(say(refusal), refusal.status, change)
+    response.headers.update(refusal.headers())
+    return response
 
 
 @bp.app_errorhandler(HTTPException)

@@ -58,6 +58,9 @@ def test_tables_and_imports_per_device_and_address_are_limited(app, phone, figur
     assert made == [303] * service.NEW_TABLES.most_per_device + [429] * 2
     refused = spammer.post("/new/escalero", {"player": ["A", "B"]}, fetch=False)
     assert "many tables in the last hour" in refused.get_data(as_text=True)
+    # when one more would be let through: the oldest of the hour's 20 (15 s into the 22 × 15
+    # of the test) leaves the hour then
+    assert refused.headers["Retry-After"] == str(15 + 3600 - 22 * 15)
     assert db_of(app)["tables"].count == service.NEW_TABLES.most_per_device
     log = json.dumps({"format": "scorekeeper-log/1", "game": "escalero", "players": ["A", "B"], "rules": {},
                       "events": []})
@@ -84,6 +87,7 @@ def test_tables_and_imports_in_a_burst_are_limited_per_minute(app, phone, figure
         replies = [device.post(path, form, fetch=False) for device in devices]
         assert [reply.status_code for reply in replies] == [303] * limit.burst + [429]
         assert words in replies[-1].get_data(as_text=True)
+        assert replies[-1].headers["Retry-After"] == str(int(service.BURST_WINDOW))  # the clock stands still
         figures.add(SECTION, "burst_refused", 1)
         clock.later(service.BURST_WINDOW + 1)
         assert devices[-1].post(path, form, fetch=False).status_code == 303
