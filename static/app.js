@@ -297,15 +297,17 @@
   // button a screen reader stood on was gone with it, the focus fallen to <body> (the page's top).
   // htmx gives a focus back only to an element of the same id, and an autofocus would take the
   // focus of every phone at every live update: the focus goes to the tray, named by its turn line
-  // ("Ben's turn"), or, the game over, to the settlement (a thrown die's, to the best option); a focus the swap left alone stays
+  // ("Ben's turn"), or, the game over, to the settlement (a thrown die's, to the best option); a cell's values closed (Escape, a
+  // closed <dialog>) or cancelled give it back to the cell they came from (data-back); a focus the swap left alone stays
   let focused = null;
   document.addEventListener("htmx:before:swap", () => { focused = document.activeElement; });
   document.addEventListener("htmx:after:swap", () => {
     if (!focused || focused === document.body || focused.isConnected) return;
     if (document.activeElement && document.activeElement !== document.body) return;
-    const to = (focused.matches("[data-take]") && $("#tray .options :is(button, summary)")) || $("#tray:not([hidden])") || $("#settle:not([hidden])");
+    const back = (focused.closest("dialog:not([open])") || focused).dataset.back;
+    const to = (back && $(back)) || (focused.matches("[data-take]") && $("#tray .options :is(button, summary)")) || $("#tray:not([hidden])") || $("#settle:not([hidden])");
     if (!to) return;
-    if (!to.hasAttribute("tabindex")) to.tabIndex = -1;
+    if (to.tabIndex < 0) to.tabIndex = -1;  // (a tray, a settlement; a button keeps its place in the Tab order)
     to.focus({preventScroll: true});
   });
 

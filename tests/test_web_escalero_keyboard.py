@@ -49,19 +49,44 @@ def test_the_values_of_a_cell_take_the_focus_named_by_what_they_are_for(phone):
     anna.join(token, "Anna")
     for fields, title in (({"pick": "0:1:6"}, "Column 1 · 6"), ({}, None)):
         tray = anna.tray(token, fields)
-        picker = re.search(r'<div class="picker"[^>]*>', tray)
+        picker = re.search(r'<dialog class="picker"[^>]*>', tray)
         if title is None:
             assert picker is None and "autofocus" not in tray
             continue
-        assert 'role="dialog"' in picker[0] and 'tabindex="-1"' in picker[0] and "autofocus" in picker[0], picker[0]
+        assert 'tabindex="-1"' in picker[0] and "autofocus" in picker[0], picker[0]
         named = re.search(r'aria-labelledby="([\w-]+)"', picker[0])[1]
         assert re.search(rf'<p class="picker-title" id="{named}">{re.escape(title)}</p>', tray)
     assert anna.write(f"/t/{token}/escalero/score", {"cell": "0:1:6", "value": "0"}).status_code == 200
     entry = re.search(r'name="fix" value="(\d+)"', anna.get(f"/t/{token}/board").get_data(as_text=True))[1]
     tray = anna.tray(token, fix=entry)
-    assert re.search(r'<div class="picker" role="dialog" aria-labelledby="picker-title" tabindex="-1" autofocus>', tray)
+    assert re.search(r'<dialog class="picker" open [^>]*aria-labelledby="picker-title" tabindex="-1" autofocus', tray)
     assert '<p class="picker-title" id="picker-title">Correct Anna: column 1, row 6</p>' in tray
     assert "autofocus" not in anna.get(f"/t/{token}/board").get_data(as_text=True)
+
+
+def test_escape_closes_a_cell_s_values_and_gives_the_focus_back_to_the_cell(phone):
+    """Escape on a cell's values (opened by Enter on the cell) did nothing: they were a <div>,
+    and a keyboard player had to find Cancel, after which the focus fell to the tray, not the
+    cell they came from. The values are a <dialog> a close request (Escape, a phone's back
+    gesture) closes, asking for the tray with what is tapped, as Cancel does; both name the
+    cell the focus goes back to (a button of the board), to enter and to correct."""
+    host = phone()
+    token = host.open_table("escalero", ("Anna", "Ben", "Cleo"))
+    anna = phone()
+    anna.join(token, "Anna")
+    board = anna.get(f"/t/{token}/board").get_data(as_text=True)
+    for fields, cell, button in (({"pick": "0:1:6"}, "c0-1-6", r'<button form="tray" name="pick" value="0:1:6"'),
+                                 ({"fix": None}, "c0-1-6", r'<button form="tray" name="fix" value="\d+"')):
+        if "fix" in fields:
+            assert anna.write(f"/t/{token}/escalero/score", {"cell": "0:1:6", "value": "0"}).status_code == 200
+            board = anna.get(f"/t/{token}/board").get_data(as_text=True)
+            fields = {"fix": re.search(r'name="fix" value="(\d+)"', board)[1]}
+        tray = anna.tray(token, fields)
+        picker = re.search(r'<dialog class="picker" open closedby="closerequest"[^>]*>', tray)[0]
+        assert f'data-back="#{cell} button"' in picker, picker
+        assert 'hx-trigger="close"' in picker and 'hx-include="#tray"' in picker and 'hx-target="#tray"' in picker
+        assert re.search(r'<button class="button" data-back="#c0-1-6 button">Cancel</button>', tray)
+        assert re.search(rf'<td id="{cell}"[^>]*>{button}', board), "the cell to go back to is a button of the board"
 
 
 def test_the_values_cross_out_is_named_in_words(phone):

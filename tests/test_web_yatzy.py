@@ -447,11 +447,16 @@ def test_a_scratch_is_told_in_words_not_as_a_sign(table):
 def test_the_values_of_a_box_take_the_focus_named_by_what_they_are_for(table):
     """Enter on a box opened its values at the screen's foot, the focus left on the box: a
     screen reader heard nothing open. The values take the focus as they come, named by their
-    title ("Anna: Fours")."""
+    title ("Anna: Fours"). Escape did not close them (a <div>); it does, the focus back on the box."""
     token, host, anna, ben, cleo = table
     tray = anna.tray(token, pick="0:4")
-    assert re.search(r'<div class="picker" role="dialog" aria-labelledby="picker-title" tabindex="-1" autofocus>', tray)
+    assert re.search(r'<dialog class="picker" open [^>]*aria-labelledby="picker-title" tabindex="-1" autofocus', tray)
     assert '<p class="picker-title" id="picker-title">Anna: Fours</p>' in tray
+    # Escape closes them (a <dialog> closed by a close request asks for the tray, as Cancel does),
+    # and the focus goes back to the box they came from, as after Cancel
+    picker = re.search(r'<dialog class="picker" open closedby="closerequest"[^>]*>', tray)[0]
+    assert 'hx-trigger="close"' in picker and re.search(r'data-back="#y0-4 button"', picker), picker
+    assert re.search(r'<button class="button" data-back="#y0-4 button">Cancel</button>', tray)
     assert "autofocus" not in anna.tray(token) and "autofocus" not in card(anna, token)
 
 

@@ -313,6 +313,16 @@ def test_the_focus_stays_in_the_tray_after_an_entry(server, new_phone):
     anna.goto(link)
     sit(anna, "Anna")
     anna.wait_for_selector("#tray .faces")
+    # a cell's values opened by Enter close on Escape, and the focus goes back to the cell, still a
+    # Tab stop (Escape did nothing; the focus, by Cancel, fell to the tray)
+    cell = anna.locator("#board button.cell[data-column='1'][data-row='P']")
+    cell.focus()
+    anna.keyboard.press("Enter")
+    anna.wait_for_function("() => document.activeElement?.matches('#tray dialog.picker[open]')", timeout=3000)
+    anna.keyboard.press("Escape")
+    anna.wait_for_selector("#tray .picker", state="detached")
+    expect(cell).to_be_focused()
+    assert cell.get_attribute("tabindex") is None
     tap_dice(anna, "44422")
     anna.focus("#tray button.option >> nth=0")
     anna.keyboard.press("Enter")  # as a screen reader or a keyboard enters it
