@@ -112,3 +112,37 @@ def test_after_a_hand_the_tray_names_the_next_hand_once(phone, lang, hand, quest
     words = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", tray))
     assert words.count(hand) == 1 and "tray-undo" in tray
     assert re.search(r"<h3>(.*?)</h3>", tray).group(1) == question
+
+
+def visible_words(page):
+    """A page's text as a player reads it: no tags, no attributes."""
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))
+
+
+@pytest.mark.parametrize("lang, hand, figure, note", [
+    ("de", "gescheitert", "Gegner gescheitert", "gescheiterte Gegner"),
+    ("pl", "wpadka", "wpadki rywali", "wpadka"),
+    ("es", "codillo", "codillos", "codillo"),
+])
+def test_a_euchred_hand_is_said_in_the_phone_s_language(phone, lang, hand, figure, note):
+    """A German phone read "euchred" in the history, the tray ("euchred +2") and its preview,
+    and "Euchres" on the settlement and the player's figures: the game's word left in English.
+    Every phone says it in its own words now, as the rules page explains it."""
+    host = speaking(phone, lang)
+    token = host.open_table("euchre", PLAYERS)
+    host.join(token, "Anna")
+    tray = visible_words(host.tray(token, {"maker": "Anna"})) + visible_words(
+        host.tray(token, {"maker": "Anna", "tricks": "1"}))
+    assert f"{hand} +2" in tray and f"· {hand} " in tray
+    assert host.write(f"/t/{token}/euchre/hand", {"maker": "Anna", "tricks": "1"}).status_code == 200
+    for _ in range(4):  # Ben & Dora march to 10
+        assert host.write(f"/t/{token}/euchre/hand", {"maker": "Ben", "tricks": "5"}).status_code == 200
+    board = visible_words(host.get(f"/t/{token}").get_data(as_text=True))
+    history_page = host.get(f"/t/{token}/history").get_data(as_text=True)
+    history = visible_words(history_page)
+    figures = visible_words(host.get("/players/Ben").get_data(as_text=True))
+    assert any(re.search(rf"· {hand} \W*Ben &amp; Dora \+2", row) for row in history_lines(history_page))
+    assert figure in board and figure.lower() in figures.lower() and note in figures
+    for words in (tray, board, history, figures):
+        assert not re.search(r"euchre[ds]", words, re.I), re.findall(r".{40}euchre[ds].{40}", words, re.I)
+
