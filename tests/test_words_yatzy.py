@@ -79,3 +79,15 @@ def test_the_settlement_counts_one_net_point_in_the_singular(phone, lang, won, l
     board = device.get(f"/t/{token}/board").get_data(as_text=True)
     columns = [text(span) for span in re.findall(r'<span class="settle-columns"><span>(.*?)</span>', board, re.S)]
     assert columns == [won, lost]
+
+
+def test_the_round_beside_an_undo_wraps_whole_on_a_page_zoomed_to_200_percent():
+    """At 200 % (a 360 px phone is 180 CSS px wide) the turn line beside the Undo (the host's,
+    or a phone's own entry just written) is narrower than the round, which kept to one line:
+    it read "· round 1 of", "· Runde 1 vo". There it wraps, every word on the screen."""
+    sheet = (Path(__file__).parents[1] / "scorekeeper/web/games/yatzy/static/yatzy.css").read_text()
+    rule = r"#tray \.tray-status:has\(> \.tray-undo\) \.turn \.muted \{([^}]*)\}"
+    one_line = re.search(rule, sheet)
+    assert "white-space: nowrap" in one_line.group(1)
+    narrow = re.search(r"@media \(max-width: 219px\) \{\s*" + rule, sheet[one_line.end():])
+    assert narrow and "white-space: normal" in narrow.group(1)
