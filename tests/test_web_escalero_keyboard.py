@@ -117,3 +117,23 @@ def test_a_thrown_poker_die_is_named_by_the_face_it_shows(phone):
     assert taken == [("take back the A", "A"), ("take back the K", "K"), ("take back the 9", "9")], taken
     anna.speaking("de")
     assert 'aria-label="B zurücknehmen">B<' in anna.tray(token, dice="3")
+
+
+def test_a_picture_row_s_values_are_named_in_words_not_signs(phone):
+    """A picture row's values read "3× → 12": a screen reader said "3 multiplication sign right
+    arrow 12" ("3 Malzeichen Pfeil nach rechts 12"). Each is named in words, in the phone's
+    language ("3 Würfel: 12"); the button still shows the signs. So when correcting one."""
+    host = phone()
+    token = host.open_table("escalero", ("Anna", "Ben", "Cleo"))
+    anna = phone().speaking("de")
+    anna.join(token, "Anna")
+    tray = anna.tray(token, pick="0:1:4")
+    # a combination's values are named by what they show ("25 serviert")
+    assert re.search(r'<button type="button" class="button value" hx-post', anna.tray(token, pick="0:1:P"))
+    assert re.search(r'<button type="button" class="button value" aria-label="3 Würfel: 12"[^>]*>\s*3× → 12</button>', tray), tray
+    assert 'aria-label="1 Würfel: 4"' in tray
+    assert anna.write(f"/t/{token}/escalero/score", {"cell": "0:1:4", "value": "8"}).status_code == 200
+    entry = re.search(r'name="fix" value="(\d+)"', anna.get(f"/t/{token}/board").get_data(as_text=True))[1]
+    fixing = anna.tray(token, fix=entry)
+    assert re.search(r'<button type="button" class="button value" aria-label="3 Würfel: 12"', fixing)
+    assert re.search(r'aria-label="2 Würfel: 8" aria-current="true"', fixing)

@@ -133,7 +133,7 @@ def test_the_other_forms_on_the_board(phone, app):
     # Anna makes and takes two tricks: euchred, Ben and Cleo +2 each
     assert choices(tray)[2] == (1, "euchred", 2, True)
     chosen = host.tray(token, maker="Anna", tricks="2")
-    assert re.search(r'<b class="team-1 scorer"[^>]*>2</b> : <b class="team-2 scorer"[^>]*>2</b>', chosen)
+    assert re.search(r'<b class="team-1 scorer"[^>]*>2</b><i class="said vs"> to </i><b class="team-2 scorer"[^>]*>2</b>', chosen)
     assert "Confirm: Ben &amp; Cleo +2" in chosen
     assert hand(host, token, maker="Anna", tricks=2).status_code == 200
     assert played_of(app, token).result["points"] == {"Anna": 0, "Ben": 2, "Cleo": 2}
@@ -635,7 +635,7 @@ def test_a_screen_reader_hears_a_hand_s_trump_in_words(table):
     assert "♣" not in words and "→" not in words
     assert words.startswith("Anna: Cleo, Kreuz · 3 Stiche"), words
     row = re.search(r'<li id="h\d+".*?</li>', board(host, token), re.S)[0]
-    assert "♣" in row and "→" in row
+    assert "♣" in row and 'gain">' in row  # (its arrow drawn: euchre.css)
 
 
 def test_a_screen_reader_hears_who_deals_the_next_hand(table):
@@ -670,3 +670,48 @@ def test_a_screen_reader_hears_that_a_rematch_began(table):
     said = re.search(r'<hx-partial id="said"[^>]*>(.*?)</hx-partial>', told, re.S)
     assert said, "nothing said"
     assert " ".join(html.unescape(re.sub(r"<[^>]+>", " ", said.group(1))).split()) == "Rematch · Hand 1 You deal · Cleo leads"
+
+
+def heard_text(html_part: str) -> str:
+    """The words of some markup as a screen reader gets them: its text, the out-of-sight words
+    (.said) with it; the signs drawn by CSS are not in it."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", html_part)).split())
+
+
+def test_a_screen_reader_hears_a_score_in_words_not_a_colon(table, phone):
+    """"1 : 0" (the preview of a hand, a history row's running score, the settlement's) was read
+    "1 colon 0", and a history row's "→ Anna & Cleo +1" "right arrow". It hears "1 to 0" ("1 zu
+    0"): the word out of sight, the colon and the arrow drawn (euchre.css)."""
+    host, anna, ben, token = table
+    ben.speaking("de")
+    preview = re.search(r'<span class="pv pv-score">.*?</span>', anna.tray(token, maker="Anna", tricks="3"), re.S)[0]
+    assert heard_text(preview) == "1 to 0", preview
+    assert hand(anna, token, maker="Anna", tricks=3).status_code == 200
+    row = re.search(r'<li id="h\d+".*?</li>', board(ben, token), re.S)[0]
+    words = heard_text(row)
+    assert "Anna & Cleo +1 1 zu 0" in words and "→" not in words, words
+    assert heard_text(re.search(r'<small class="running">.*?</small>', row)[0]) == "1 zu 0"
+    for _ in range(3):  # 1 + 4 + 4 + 4: past ten
+        assert hand(anna, token, maker="Anna", tricks=5, alone=True).status_code == 200
+    final = re.search(r'<p class="final">.*?<span', board(ben, token), re.S)[0]
+    assert re.match(r"\d+ zu 0", heard_text(final)) and ":" not in heard_text(final), final
+
+
+def test_what_the_tapped_tricks_make_is_heard_where_the_focus_comes_back(table):
+    """What a hand makes (the preview: "Anna · 3 tricks · made 1 : 0 · Ben deals next") was an
+    aria-live region that came new with each tray: a live region is heard when its words change,
+    never when it comes with them, so a screen reader heard nothing of it. It describes what the
+    focus comes back to after the tap (aria-describedby): the trick count tapped (htmx gives the
+    focus back by its id), or the tray after "All passed — redeal"; no live region of its own."""
+    host, anna, ben, token = table
+    tray = anna.tray(token, maker="Anna", tricks="3")
+    preview = re.search(r'<p class="preview" id="([\w-]+)"[^>]*>', tray)
+    assert preview and "aria-live" not in preview[0], tray
+    checked = re.search(r'<input type="radio" name="tricks" value="3" id="euchre-tricks-3" checked([^>]*)>', tray)[1]
+    assert f'aria-describedby="{preview[1]}"' in checked
+    assert tray.count("aria-describedby") == 2  # the tray, and the one count chosen
+    assert f'aria-describedby="{preview[1]}"' in re.search(r'<form id="tray"[^>]*>', tray)[0]
+    redeal = anna.tray(token, redeal="1")
+    named = re.search(r'<p class="preview" id="([\w-]+)"', redeal)[1]
+    assert f'aria-describedby="{named}"' in re.search(r'<form id="tray"[^>]*>', redeal)[0]
+    assert "aria-describedby" not in anna.tray(token, maker="Anna")  # nothing made yet: nothing to hear

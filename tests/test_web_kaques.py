@@ -679,3 +679,17 @@ def test_a_screen_reader_hears_who_won_once(table):
     for phone in (anna, ben, cleo):
         end = board(phone, token)
         assert "Ben wins!" in banner(end)["html"] and not live(end)
+
+
+def test_a_turn_s_throws_are_told_in_words_not_arrows(table):
+    """A turn's throws in its history row read "152346→15 · 2223→222": a screen reader said
+    "right arrow" (and "ballot x" for a throw that kept none). It hears "kept" ("rausgelegt");
+    the arrow and the ✗ are drawn (kaques.css)."""
+    token, anna, ben, cleo = table
+    ben.speaking("de")
+    assert tap(anna, token, T([1, 5, 2, 3, 4, 6], [1, 5]), "again").status_code == 200
+    assert tap(anna, token, T([2, 2, 2, 3], [2, 2, 2]), "stop").status_code == 200
+    row = re.search(r'<small class="kq-ev-throws">.*?</small>', board(ben, token), re.S)[0]
+    words = " ".join(html.unescape(re.sub(r"<[^>]+>", "", row)).split())
+    assert "→" not in words and "✗" not in words, words
+    assert "rausgelegt 15" in words and "rausgelegt 222" in words, words

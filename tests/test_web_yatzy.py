@@ -399,7 +399,7 @@ def test_the_host_s_own_entries_name_the_host_in_the_reader_s_language(table):
     stale = score(ben, token, "1:chance", value="20", change=before)
     assert stale.status_code == 409 and "Das hat der Gastgeber schon eingetragen" in said(stale)
     assert '<span class="who">Gastgeber</span>' in card(ben, token)
-    assert '<span class="who">host</span>' in card(anna, token)  # in English
+    assert '<span class="who">Host</span>' in card(anna, token)  # in English, capitalised as the row begins with it
 
 
 def test_a_box_s_name_breaks_at_a_syllable_where_the_phone_hyphenates():
@@ -452,6 +452,8 @@ def test_the_values_of_a_box_take_the_focus_named_by_what_they_are_for(table):
     tray = anna.tray(token, pick="0:4")
     assert re.search(r'<dialog class="picker" open [^>]*aria-labelledby="picker-title" tabindex="-1" autofocus', tray)
     assert '<p class="picker-title" id="picker-title">Anna: Fours</p>' in tray
+    # "3× → 16" was read "3 multiplication sign right arrow 12": named in words
+    assert re.search(r'<button type="button" class="button value" aria-label="3 dice: 12"[^>]*>3× → 12</button>', tray), tray
     # Escape closes them (a <dialog> closed by a close request asks for the tray, as Cancel does),
     # and the focus goes back to the box they came from, as after Cancel
     picker = re.search(r'<dialog class="picker" open closedby="closerequest"[^>]*>', tray)[0]

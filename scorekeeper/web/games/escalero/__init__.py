@@ -14,36 +14,39 @@ from ....games import escalero
 from ....games.base import RuleError, number
 from ...context import table_blueprint
 from ...dice import read_dice
-from ...i18n import _, localize, pgettext
+from ...i18n import _, localize, ngettext, pgettext
 from ...writes import answer, board, digits, field, idem
 from .. import Screen, shared_win
 
 bp = table_blueprint("escalero", __name__)
 
 
-def value_labels(row: escalero.Row, rules) -> tuple[tuple[int, str], ...]:
-    """(value, label) of every value a row may hold, for the tray's value picker (labels in the
+def value_labels(row: escalero.Row, rules) -> tuple[tuple[int, str, str | None], ...]:
+    """(value, label, spoken) of every value a row may hold, for the tray's value picker (labels in the
     phone's language). Performance (bench/): the same for every board of a table in a
     language, so made once per rules and language."""
     return _value_labels(row, tuple(sorted(rules.items())), str(get_locale()))
 
 
 @lru_cache(maxsize=1024)
-def _value_labels(row: escalero.Row, rules_items: tuple, locale: str) -> tuple[tuple[int, str], ...]:
+def _value_labels(row: escalero.Row, rules_items: tuple, locale: str) -> tuple[tuple[int, str, str | None], ...]:
     rules = dict(rules_items)
     options = []
     allowed = escalero.allowed_values(row, rules)
     for value in allowed:
+        spoken = None
         if value == 0:
             label = _("✕ cross out")
         elif row.is_picture:
             # TRANSLATORS: a button of the value picker: 3 dice of the row's face → 12 points
             label = _("%(count)s× → %(value)s", count=value // row.face, value=value)
+            # TRANSLATORS: what a screen reader says for that button ("3× → 12" was read "3 multiplication sign right arrow 12")
+            spoken = ngettext("%(num)s die: %(value)s", "%(num)s dice: %(value)s", value // row.face, value=value)
         elif value == allowed[1] or row is escalero.Row.DOUBLE_GRANDE:
             label = f"{value}"
         else:
             label = _("%(value)s served", value=value)
-        options.append((value, label))
+        options.append((value, label, spoken))
     return tuple(options)
 
 
@@ -220,7 +223,7 @@ class EscaleroView:
                         self.correct_label(side, column, self.row_label(row), value))
         return Cell(side == self.my_side, value, shown, None, False, "")
 
-    def value_labels(self, row: Any) -> tuple[tuple[int, str], ...]:
+    def value_labels(self, row: Any) -> tuple[tuple[int, str, str | None], ...]:
         return value_labels(escalero.Row(row), self.rules)
 
     @cached_property

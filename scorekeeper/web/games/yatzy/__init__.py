@@ -37,24 +37,27 @@ def box_label(box: Any) -> str:
         return str(box)
 
 
-def value_labels(box: yatzy.Box, form: yatzy.Form) -> tuple[tuple[int, str], ...]:
-    """(value, label) of every value a box may hold, for the tray's value picker (labels in the
+def value_labels(box: yatzy.Box, form: yatzy.Form) -> tuple[tuple[int, str, str | None], ...]:
+    """(value, label, spoken) of every value a box may hold, for the tray's value picker (labels in the
     phone's language): made once per box, form and language."""
     return _value_labels(box, form, str(get_locale()))
 
 
 @lru_cache(maxsize=256)
-def _value_labels(box: yatzy.Box, form: yatzy.Form, locale: str) -> tuple[tuple[int, str], ...]:
+def _value_labels(box: yatzy.Box, form: yatzy.Form, locale: str) -> tuple[tuple[int, str, str | None], ...]:
     options = []
     for value in yatzy.allowed_values(box, form):
+        spoken = None
         if value == 0:
             label = _("✕ scratch")
         elif box.is_upper:
             # TRANSLATORS: a button of the value picker: 3 dice of the box's face → 12 points
             label = _("%(count)s× → %(value)s", count=value // box.face, value=value)
+            # TRANSLATORS: what a screen reader says for that button ("3× → 12" was read "3 multiplication sign right arrow 12")
+            spoken = ngettext("%(num)s die: %(value)s", "%(num)s dice: %(value)s", value // box.face, value=value)
         else:
             label = str(value)
-        options.append((value, label))
+        options.append((value, label, spoken))
     return tuple(options)
 
 
@@ -90,7 +93,7 @@ class Pick:
 
     seat: int
     box: yatzy.Box
-    values: tuple[tuple[int, str], ...]
+    values: tuple[tuple[int, str, str | None], ...]  # (value, label, spoken)
     entry: Any = None  # the entry being corrected
     current: int | None = None
 
@@ -260,7 +263,7 @@ class YatzyView:
         amounts = result.get("money")
         return total_money(amounts, result.get("currency"), len(self.players)) if amounts else None
 
-    def value_labels(self, box: Any) -> tuple[tuple[int, str], ...]:
+    def value_labels(self, box: Any) -> tuple[tuple[int, str, str | None], ...]:
         return value_labels(yatzy.Box(box), self.form)
 
     def value(self, event: dict) -> str:
