@@ -146,3 +146,13 @@ def test_a_euchred_hand_is_said_in_the_phone_s_language(phone, lang, hand, figur
     for words in (tray, board, history, figures):
         assert not re.search(r"euchre[ds]", words, re.I), re.findall(r".{40}euchre[ds].{40}", words, re.I)
 
+
+def test_the_host_s_rows_begin_with_a_capital_as_a_name_does(phone):
+    """Where the host wrote from no seat, an English history row began with a lowercase "host"
+    (a screen reader heard "host: Anna · 1 trick …"); it reads "Host", as a name would."""
+    host = speaking(phone, "en")
+    token = host.open_table("euchre", PLAYERS)
+    change = host.board_change(token)
+    assert host.write(f"/t/{token}/euchre/hand", {"maker": "Anna", "tricks": "3"}).status_code == 200
+    assert '<span class="who">Host</span>' in host.get(f"/t/{token}/history").get_data(as_text=True)
+    assert host.heard(token, change).startswith("Host: Anna")

@@ -20,7 +20,7 @@ from flask import Blueprint, abort, g, redirect, request, url_for
 from .. import policy, service, store
 from .db import get_db
 from .games import screen
-from .i18n import html_lang
+from .i18n import html_lang, pgettext
 from .security import device_id
 
 PREFIX = "/<any(t, b):link>/<token>"
@@ -221,8 +221,11 @@ class TableContext:
         return self.played.entries[-1][0] if self.played.entries else None
 
     def writer(self, recorded: service.Recorded) -> Any:
-        """Who wrote `recorded`, as the history shows it (policy.writer: the host in this phone's language)."""
-        return policy.writer(recorded.by, recorded.device, self.table, seated=recorded.seat is not None)
+        """Who wrote `recorded`, as the history shows it (policy.writer: the host in this phone's language).
+        A row, and what a screen reader says of it, begins with its writer: the host's word is
+        capitalised there as a name is (an English row began "host", read "host: Anna · …")."""
+        by = policy.writer(recorded.by, recorded.device, self.table, seated=recorded.seat is not None)
+        return pgettext("the host, as the writer a history row begins with", "Host") if by is policy.HOST_WRITER else by
 
     def may_undo(self, recorded: service.Recorded | None) -> bool:
         return recorded is not None and self.may("undo", recorded)
