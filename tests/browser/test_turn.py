@@ -185,6 +185,12 @@ def test_the_settlement_fits_a_360_px_phone_in_every_language(server, new_phone,
         for money in page.locator(".settle-money").all():
             box = money.bounding_box()
             assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["viewport"]["width"], lang
+        # a short name, its points and its money on one line: the winner's "+€ 13,70" stood alone
+        # under the name (de-AT, es), left, where every other side's money is on the right
+        below = page.locator(".settle-sides li").evaluate_all("""els => els.map(li => {
+            const name = li.querySelector('.settle-name').getBoundingClientRect();
+            return [...li.querySelectorAll('.settle-points, .settle-money')].filter(e => e.getBoundingClientRect().top >= name.bottom).length; })""")
+        assert below == [0] * sides, (lang, below)
         # the pad's points row: each side's money on one line, its sign with it
         lines = page.locator("#points small").evaluate_all("els => els.map(e => e.getClientRects().length)")
         assert lines == [1] * sides, (lang, lines)
