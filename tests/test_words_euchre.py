@@ -4,6 +4,7 @@ and sentences rendered through Flask's client, the language chosen on the switch
 import html
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -156,3 +157,14 @@ def test_the_host_s_rows_begin_with_a_capital_as_a_name_does(phone):
     assert host.write(f"/t/{token}/euchre/hand", {"maker": "Anna", "tricks": "3"}).status_code == 200
     assert '<span class="who">Host</span>' in host.get(f"/t/{token}/history").get_data(as_text=True)
     assert host.heard(token, change).startswith("Host: Anna")
+
+
+def test_the_hand_s_check_stands_over_its_score_on_a_page_zoomed_to_200_percent():
+    """At 200 % (180 CSS px) the check's words beside the score had a third of the tray, a word
+    a line, and a longer word broke inside it ("gescheite / rt"); there the score goes under."""
+    sheet = (Path(__file__).parents[1] / "scorekeeper/web/games/euchre/static/euchre.css").read_text()
+    narrow = re.search(r"@media \(max-width: 219px\) \{\s*\.euchre-tray \.confirm \.preview \{ "
+                       r"grid-template-columns: minmax\(0, 1fr\); \}\s*\.euchre-tray \.confirm \.pv-score \{([^}]*)\}", sheet)
+    assert narrow and "grid-row: auto" in narrow.group(1)
+    beside = re.search(r"\.euchre-tray \.confirm \.pv-score \{ grid-column: 2; grid-row: 1 / span 2; \}", sheet)
+    assert beside and beside.start() < narrow.start()
