@@ -321,7 +321,8 @@ def test_the_settlement_has_the_money_and_the_fewest_transfers(phone):
     assert [name for name in re.findall(r'<span class="settle-name">(\w+)</span>', html)] == ["Anna", "Cleo", "Ben"]
     assert "279 points" in html and "+€15.70" in html and "-€19.40" in html and "+€3.70" in html
     assert "bonus 50" in html and "+157 net" in html
-    transfers = re.findall(r"<li>(\w+) → (\w+) <b>([^<]+)</b></li>", html)
+    # the eye reads "Anna → Ben", a screen reader "Anna pays Ben" (it read the arrow out: "right arrow")
+    transfers = re.findall(r'<li><span class="said">(\w+) pays (\w+)</span><span aria-hidden="true">\1 → \2</span> <b>([^<]+)</b></li>', html)
     assert sorted(transfers) == sorted((t["from"], t["to"], "€" + t["amount"]) for t in expected["transfers"])
     assert 'id="tray"' in html and "dice-pad" not in html  # nothing to enter any more
     history = said(host.get(f"/t/{token}/history"))
