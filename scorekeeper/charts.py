@@ -79,13 +79,19 @@ def line(values: Sequence[float], width: int = 340, height: int = 170, first: in
     ('46,101.3 189,8.0 332,148.0', 101.3)
     >>> [value for _, value in plot.yticks]
     [-5, 0, 5, 10]
+
+    Nothing won or lost, game after game: the line stands on zero in the middle of whole steps
+    (it stood at the foot of a scale of quarters, "0.25" points or €0.25 that nobody had)
+
+    >>> [value for _, value in line([0, 0, 0]).yticks]
+    [-1, 0, 1]
     """
     left, right, top, bottom = 46, width - 8, 8, height - 22
     values = [float(v) for v in values] or [0.0]
     low, high = min(min(values), 0.0), max(max(values), 0.0)
-    if low == high:
-        high = low + 1
-    step = nice_step(high - low)
+    step = nice_step(high - low) if low != high else 1
+    if low == high:  # (both zero)
+        low, high = -1.0, 1.0
     low = math.floor(low / step) * step
     high = math.ceil(high / step) * step
     frame = Frame(width, height, left, right, top, bottom, len(values), low, high)
