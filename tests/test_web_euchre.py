@@ -681,7 +681,8 @@ def heard_text(html_part: str) -> str:
 def test_a_screen_reader_hears_a_score_in_words_not_a_colon(table, phone):
     """"1 : 0" (the preview of a hand, a history row's running score, the settlement's) was read
     "1 colon 0", and a history row's "→ Anna & Cleo +1" "right arrow". It hears "1 to 0" ("1 zu
-    0"): the word out of sight, the colon and the arrow drawn (euchre.css)."""
+    0"): the word out of sight, the colon and the arrow drawn (euchre.css). The settlement's
+    trumps ("♥ 3×") are heard "Herz: 3 Runden"."""
     host, anna, ben, token = table
     ben.speaking("de")
     preview = re.search(r'<span class="pv pv-score">.*?</span>', anna.tray(token, maker="Anna", tricks="3"), re.S)[0]
@@ -692,9 +693,14 @@ def test_a_screen_reader_hears_a_score_in_words_not_a_colon(table, phone):
     assert "Anna & Cleo +1 1 zu 0" in words and "→" not in words, words
     assert heard_text(re.search(r'<small class="running">.*?</small>', row)[0]) == "1 zu 0"
     for _ in range(3):  # 1 + 4 + 4 + 4: past ten
-        assert hand(anna, token, maker="Anna", tricks=5, alone=True).status_code == 200
+        assert hand(anna, token, maker="Anna", tricks=5, alone=True, trump="hearts").status_code == 200
     final = re.search(r'<p class="final">.*?<span', board(ben, token), re.S)[0]
     assert re.match(r"\d+ zu 0", heard_text(final)) and ":" not in heard_text(final), final
+    # the trumps of the game: "♥ 3×" was read "black heart suit 3 multiplication sign"
+    trumps = re.search(r'<p class="trumps">.*?</p>', board(ben, token), re.S)[0]
+    hidden = "".join(re.findall(r'<span aria-hidden="true">.*?×</span>', trumps))
+    assert "♥ 3×" in heard_text(hidden), trumps
+    assert "Herz: 3 Runden" in heard_text(trumps.replace(hidden, "")), trumps
 
 
 def test_what_the_tapped_tricks_make_is_heard_where_the_focus_comes_back(table):
