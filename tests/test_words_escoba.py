@@ -107,3 +107,39 @@ def test_the_finder_explains_the_spanish_suits_only_to_those_who_need_it(phone, 
     shown = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", name)).strip()
              for name in re.findall(r'<span class="suit-name">(.*?)</span>', page, re.S)]
     assert shown == names
+
+
+PAIR_WINS = {  # a pair's win: the round form's outcome (a shut-out, points), the settlement's heading
+    "en": ("{b} took no card: {a} win the game.", "{a} win the game!", "{a} win!"),
+    "pl": ("{b} bez ani jednej karty: grę wygrywają {a}.", "Grę wygrywają {a}!", "Wygrywają {a}!"),
+}
+
+
+@pytest.mark.parametrize("lang", list(PAIR_WINS))
+def test_a_pair_s_win_takes_the_verb_of_two(phone, app, lang):
+    """Lukas & Lucía won the evening's Escoba, and the Polish phones read "Wygrywa Lukas &
+    Lucía!" (one player's verb for two, as the round form's "Grę wygrywa …"): a pair wins as
+    two, in the round form's outcome and in the settlement."""
+    host = speaking(phone, lang)
+    token = host.open_table("escoba", ("Anna", "Ben", "Cleo", "Dora"), target=5)
+    assert host.write(f"/t/{token}/teams", {"action": "draw"}).status_code == 200
+
+    def outcome(**values):
+        page = host.client.get(f"/t/{token}/tray", query_string={"round": "1", **values},
+                               headers={"HX-Request": "true"}).get_data(as_text=True)
+        return html.unescape(re.search(r'<p class="outcome">(.*?)</p>', page, re.S).group(1)).strip()
+
+    # the form's first pile wins both ways: the other pair takes no card, or falls 5 short
+    by_shut_out = outcome(c0="40", o0="10", s0="4", seven="0")
+    by_points = outcome(c0="24", o0="7", s0="3", seven="0", e0="2")
+    assert host.write(f"/t/{token}/escoba/round", {"c0": "24", "o0": "7", "s0": "3", "seven": "0", "e0": "2",
+                                                   "idem": "won"}).status_code == 200
+    db = store.connect(app.config["DATABASE"])
+    played = service.load(db, service.current_game(db, service.by_join_token(db, token)["id"]))
+    winner = played.result["winner"]
+    loser = next(side.name for side in played.state.setup.sides if side.name != winner)
+    shut_out, ends, heading = (text.format(a=winner, b=loser) for text in PAIR_WINS[lang])
+    assert by_shut_out == shut_out
+    assert by_points == ends
+    board = html.unescape(host.get(f"/t/{token}").get_data(as_text=True))
+    assert f"<h2>{heading}</h2>" in board
