@@ -1,6 +1,8 @@
 """Escalero by keyboard and screen reader through Flask's test client: what the markup must
 carry for the focus to keep its place when the server swaps the tray in."""
 
+import html
+import json
 import re
 
 
@@ -137,3 +139,22 @@ def test_a_picture_row_s_values_are_named_in_words_not_signs(phone):
     fixing = anna.tray(token, fix=entry)
     assert re.search(r'<button type="button" class="button value" aria-label="3 Würfel: 12"', fixing)
     assert re.search(r'aria-label="2 Würfel: 8" aria-current="true"', fixing)
+
+
+def test_a_correction_s_row_is_heard_as_was_and_now(phone):
+    """A correction's history row, "corrected #1: <s>6 in column 1: 12</s> → 6 in column 1: 18",
+    was read "… 12 right arrow … 18", the struck-out entry as if it stood (a screen reader says
+    nothing of a strike-through). It hears "was … now …" ("vorher … jetzt …"); the eye's arrow
+    is hidden from it."""
+    host = phone()
+    token = host.open_table("escalero", ("Anna", "Ben", "Cleo"))
+    anna = phone().speaking("de")
+    anna.join(token, "Anna")
+    assert anna.write(f"/t/{token}/escalero/score", {"cell": "0:1:6", "value": "12"}).status_code == 200
+    entry = re.search(r'name="fix" value="(\d+)"', anna.get(f"/t/{token}/board").get_data(as_text=True))[1]
+    fixed = anna.write(f"/t/{token}/correct", {"target": entry, "event": json.dumps({"value": 18, "dice": None, "served": None})})
+    assert fixed.status_code == 200
+    row = re.search(r'<li id="h\d+" class="correct">.*?</li>', anna.get(f"/t/{token}/board").get_data(as_text=True), re.S)[0]
+    heard = " ".join(html.unescape(re.sub(r"<[^>]+>", "", re.sub(r'<span aria-hidden="true">.*?</span>', "", row))).split())
+    assert "→" not in heard, heard
+    assert re.search(r"#1 korrigiert: vorher 6 in Kolonne 1: 12 jetzt 6 in Kolonne 1: 18", heard), heard
