@@ -721,3 +721,22 @@ def test_what_the_tapped_tricks_make_is_heard_where_the_focus_comes_back(table):
     named = re.search(r'<p class="preview" id="([\w-]+)"', redeal)[1]
     assert f'aria-describedby="{named}"' in re.search(r'<form id="tray"[^>]*>', redeal)[0]
     assert "aria-describedby" not in anna.tray(token, maker="Anna")  # nothing made yet: nothing to hear
+
+
+def test_an_imported_game_a_pair_won_names_them_as_winners_to_the_host(phone, app):
+    """An imported Euchre game, named as played at a table here: its host's history read "Red
+    wins" (a team given one player's verb: "Oliver & Lucía wins"); a team's win reads as the
+    settlement's does, "Winners: Red", in every language."""
+    host = phone()
+    token = host.open_table("escalero", players=("Anna", "Ben", "Cleo", "Dora"))
+    anna = phone()
+    anna.join(token, "Anna")
+    assert anna.enter(token, {"type": "score", "column": 1, "row": "F", "value": 35}).status_code == 200
+    db = store.connect(app.config["DATABASE"])
+    code = service.by_join_token(db, token)["code"]
+    log = (LOGS / "full-game.json").read_text()
+    assert anna.post("/import", {"text": log, "played_at": code}, fetch=False).status_code == 303
+    for lang, said in (("en", "Winners: Red"), ("de", "Gewinner: Red")):
+        page = html.unescape(host.speaking(lang).get(f"/t/{token}/history").get_data(as_text=True))
+        shown = re.sub(r"\s+", " ", page[page.index('id="claims"'):])
+        assert said in shown and "Red wins" not in shown and "Red gewinnt" not in shown, lang
