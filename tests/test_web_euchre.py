@@ -423,7 +423,7 @@ def test_first_to_ten_wins_and_the_rematch_keeps_partners_and_moves_the_deal(tab
     assert "Rematch: the same partners; Ben deals first." in page
     rows = re.findall(r'<th scope="rowgroup" colspan="2">([a-z ]+)</th></tr>\s*<tr><td>(\d+)</td><td>(\d+)</td></tr>', page)
     assert rows == [("hands made", "4", "1"), ("marches", "2", "0"), ("euchres", "1", "0"), ("alone", "1", "0")]
-    assert "♥</span> 2× <small class=\"muted\">(1 made)</small>" in page
+    assert "♥</span> 2×</span><span class=\"said\">hearts: 2 hands</span> <small class=\"muted\">(1 made)</small>" in page
     response = hand(ben, token, maker="Cleo", tricks=3)
     assert response.status_code == 409 and "The game is over" in response.get_data(as_text=True)
 
