@@ -168,3 +168,22 @@ def test_the_hand_s_check_stands_over_its_score_on_a_page_zoomed_to_200_percent(
     assert narrow and "grid-row: auto" in narrow.group(1)
     beside = re.search(r"\.euchre-tray \.confirm \.pv-score \{ grid-column: 2; grid-row: 1 / span 2; \}", sheet)
     assert beside and beside.start() < narrow.start()
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "That ends the game: Anna & Cleo first to 5"),
+    ("de", "Damit ist die Partie aus: Anna & Cleo zuerst auf 5"),
+    ("pl", "To kończy grę. Wygrana: Anna & Cleo (gra do 5)"),
+    ("es", "Con esto se acaba la partida: victoria para Anna & Cleo (se juega a 5)"),
+])
+def test_the_hand_that_ends_the_game_gives_the_pair_no_verb_of_one(phone, lang, said):
+    """The evening's last Euchre hand, previewed on Lucía's phone: "Con esto se acaba la
+    partida: Oliver & Lucía llega primero a 5" (and "wygrywa" in Polish), one player's verb for
+    a pair. The line names the winners without a verb to agree, as German and English did."""
+    host = speaking(phone, lang)
+    token = host.open_table("euchre", PLAYERS, target=5)
+    host.join(token, "Anna")
+    for _ in range(2):  # Anna & Cleo march twice: 4 of 5
+        assert host.write(f"/t/{token}/euchre/hand", {"maker": "Anna", "tricks": "5"}).status_code == 200
+    tray = host.tray(token, {"maker": "Anna", "tricks": "3"})
+    assert visible_words(re.search(r'<span class="pv pv-win">(.*?)</span>', tray, re.S).group(1)).strip() == said
