@@ -155,6 +155,21 @@ LOGS_PLAYED = [f"{game}/{SUPPORT[game].BOARD_LOG}" for game in GAMES]
 
 
 @pytest.mark.parametrize("log", LOGS_PLAYED)
+def test_a_finished_game_s_board_says_nobody_is_on_turn(phone, log):
+    """The game over, a hidden turn line still said "None's turn" on a seated phone, "Your
+    turn!" or "Your turn (None)!" on the host's: words a page reader or a search finds."""
+    doc = json.loads((LOGS / f"{log}.json").read_text())
+    host = phone()
+    imported = host.post("/import", {"text": json.dumps(doc)}, fetch=False)
+    token = imported.headers["Location"].rstrip("/").split("/")[-2]
+    seat = phone()
+    seat.join(token, doc["players"][0])
+    for viewer in (host, seat):
+        words = re.sub(r"<[^>]+>", " ", board(viewer, token))
+        assert "settle" in board(viewer, token) and not re.search(r"\bNone\b|turn!|'s turn", words), words
+
+
+@pytest.mark.parametrize("log", LOGS_PLAYED)
 def test_the_parts_of_every_entry_make_the_whole_board(phone, app, log):
     """Every entry, and the undo of a game's first, middle and last entry (issue 25: every undo
     was a whole board for every phone), goes as parts that, applied to the board a phone had,

@@ -472,17 +472,3 @@ def test_the_values_scratch_is_named_in_words(table):
     entry = re.search(r'name="fix" value="(\d+)"', card(anna, token)).group(1)
     zero = re.search(r'<button type="button" class="button value zero"[^>]*>', anna.tray(token, fix=entry))[0]
     assert 'aria-label="streichen"' in zero
-
-
-def test_a_finished_game_s_turn_line_names_nobody(phone):
-    """The game over, the hidden turn line still read "None's turn" on a seated phone ("Your
-    turn!" on the host's): words a page reader or a search could find. It is empty."""
-    host = phone()
-    imported = host.post("/import", {"text": (LOGS / "scandinavian-three-players-stake.json").read_text()},
-                         fetch=False)
-    token = imported.headers["Location"].rstrip("/").split("/")[-2]
-    anna = phone()
-    anna.join(token, "Anna")
-    for seen in (host, anna):
-        turn = re.search(r'<p id="turn"[^>]*>(.*?)</p>', seen.get(f"/t/{token}").get_data(as_text=True), re.S)
-        assert turn and turn.group(1).strip() == "", turn
