@@ -1092,6 +1092,20 @@ def follow_on(db: sqlite_utils.Database, device: str, after: Any, new_table: dic
         return None
 
 
+def sit_as_before(db: sqlite_utils.Database, device: str, old_id: int, table: dict) -> None:
+    """The phone that opened `table` from the settlement of the table `old_id` (`follow_on`),
+    seated there, sits here in the free seat of its name: it had to tap its name again, told
+    "Are you playing too?" by the evening's next table. A name not here, or taken, leaves it be."""
+    old = db.execute("SELECT name FROM seats WHERE table_id = ? AND device = ?", [old_id, device]).fetchone()
+    seat = old and next((s for s in seats(db, table["id"])
+                         if s["name"].casefold() == old[0].casefold() and not s["device"]), None)
+    if seat:
+        try:
+            join(db, table, device, seat["id"])
+        except Refused:  # the new table is open all the same
+            pass
+
+
 def went_on_at(db: sqlite_utils.Database, table: dict, game_id: int) -> dict | None:
     """The table the evening went on at from `table` (its code, tokens and game's title), while
     the game it follows, `game_id`, is the table's game; else None. Nobody's view: the card

@@ -172,3 +172,21 @@ def test_the_old_table_s_host_sits_at_once_at_the_next_table_a_friend_opened(app
     assert seat_of(app, new, "Jürgen")["approved"]
     eve.join(new, "Gosia")
     assert not seat_of(app, new, "Gosia")["approved"]
+
+
+def test_the_phone_that_opens_the_next_table_sits_there_under_its_name(app, phone):
+    """Lena, at the table as Lena, opened the evening's next game from the settlement, and at
+    the new table her phone asked "Are you playing too? Take your seat", her name among the others to
+    tap again, as if she had come from nowhere. The opener sits in the seat of its name at once;
+    a host who sat at no seat there (writing for everyone) sits at none here."""
+    host, page = finished_game(phone, "en")
+    token = re.search(r'/t/([^/"]+)/', page).group(1)
+    gosia = phone()
+    gosia.join(token, NAMES[1])
+    for opener, seated in ((gosia, NAMES[1]), (host, None)):
+        opened = opener.post("/new/escalero", {"player": list(NAMES), "after": token}, fetch=False)
+        assert opened.status_code == 303
+        new = opened.headers["Location"].rsplit("/", 1)[-1]
+        devices = {name: seat_of(app, new, name)["device"] for name in NAMES}
+        assert [name for name, device in devices.items() if device] == ([seated] if seated else [])
+        assert ("Are you playing too?" in board(opener, f"/t/{new}")) is (seated is None)

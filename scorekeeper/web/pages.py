@@ -169,6 +169,7 @@ def create(game: str):
     linked = service.follow_on(get_db(), device_id(), values["after"], table)
     if linked is not None:
         hub().notify(linked)
+        service.sit_as_before(get_db(), device_id(), linked, table)
     return redirect(table_url("table.table", table), 303)
 
 
