@@ -93,7 +93,7 @@ def test_a_host_handed_the_table_writes_without_a_seat_as_the_host_after_it_host
     assert ben.enter(token, {"type": "score", "player": "Ben", "column": 1, "row": "F", "value": 35}).status_code == 200
     assert host_says(opener, token, "/host").status_code == 200  # the table's phone takes its part back
 
-    for reader, host in ((opener, "Gastgeber"), (ben, "anfitrión")):
+    for reader, host in ((opener, "Gastgeber"), (ben, "Anfitrión")):  # (a row begins with its writer: f14f048)
         for page in (f"/t/{token}/history", f"/t/{token}"):  # the history, the board's recent rows
             who = re.findall(r'<span class="who">([^<]*)</span>', reader.get(page).get_data(as_text=True))
             assert who == ["Ben", host], (page, who)

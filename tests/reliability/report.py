@@ -147,7 +147,8 @@ ROWS = [
       R + "test_nodes.py::test_a_code_typed_on_either_node_finds_the_table"], "nodes",
      "{tables_played} tables played, one on each node; {codes_sent_on} codes typed on the other node sent on"),
     ("Nobody floods the server: tables and imports are limited per device and per address per hour "
-     "and per minute (a 429 that says why, nothing written); a log of more than 2,000 events is refused.",
+     "and per minute (a 429 that says why, its Retry-After when the same request would go through; nothing "
+     "written); a log of more than 2,000 events is refused.",
      [R + "test_moderation.py::test_tables_and_imports_per_device_and_address_are_limited",
       R + "test_moderation.py::test_tables_and_imports_in_a_burst_are_limited_per_minute",
       R + "test_moderation.py::test_a_log_of_thousands_of_redeals_is_refused"], "moderation",

@@ -458,7 +458,7 @@ def test_a_confirmed_game_counts_in_the_table_s_ledger(app, phone):
     page = html.unescape(seated["Anna"].get(f"/t/{token}/history").get_data(as_text=True))
     evening = page[page.index("The evening's ledger"):page.index('id="claims"')]
     assert re.findall(r"<li><span>(\w+)</span> <b[^>]*>([^<]+)</b>", evening) == [("Anna", "+€1.50"), ("Ben", "-€1.50")]
-    assert "Ben → Anna <b>€1.50</b>" in evening
+    assert '<span class="said">Ben pays Anna</span><span aria-hidden="true">Ben → Anna</span> <b>€1.50</b>' in evening
     assert "It includes 1 imported game the host confirmed was played here." in evening
     assert "1 confirmed game in another currency is left out." in evening
     # the importer corrects the euro game at its own table: it no longer counts, here either
