@@ -92,20 +92,20 @@ class Hub:
         return self._watcher.is_alive() and time.monotonic() - self.looked <= within
 
     def marks(self, table_id: int) -> tuple[int, int]:
-        """(the table's last change, its last change that was no event of its game: a seat, a
-        setting, a new link, a step of a turn …), read once for every stream woken by the same
-        notice: every change is noticed (`notify`) after its commit, by its writer in its own
-        process and by the watcher in the others, so a mark read since the last notice is
-        current. A stream asks it at every wake; with hundreds of streams on one table, a query
-        each was most of what a change cost (issue 25)."""
+        """(the table's last change, its last change that was no event of its game and no step of
+        a turn: a seat, a setting, a new link …, after which a stream reads who looks again),
+        read once for every stream woken by the same notice: every change is noticed (`notify`)
+        after its commit, by its writer in its own process and by the watcher in the others, so
+        a mark read since the last notice is current. A stream asks it at every wake; with
+        hundreds of streams on one table, a query each was most of what a change cost (issue 25)."""
         with self._lock:
             notice = self._notices.get(table_id, 0)
             found = self._marks.get(table_id)
             if found is not None and found[0] == notice:
                 return found[1]
         marks = self.query(lambda db: db.execute(
-            "SELECT coalesce(max(id), 0), coalesce(max(CASE WHEN event_id IS NULL THEN id END), 0) "
-            "FROM changes WHERE table_id = ?", [table_id]).fetchone())
+            "SELECT coalesce(max(id), 0), coalesce(max(CASE WHEN event_id IS NULL AND game != ? THEN id END), 0) "
+            "FROM changes WHERE table_id = ?", [store.DRAFT, table_id]).fetchone())
         with self._lock:
             if len(self._marks) > 10000:  # forgotten together: a mark is never kept past a notice
                 self._marks.clear()

@@ -33,7 +33,7 @@ from .games.base import Both, Either, RuleError, Text, describe
 from .games.settle import fewest_transfers, text_cents
 from .policy import HOST_WRITER, Refused, Viewer, require, sentence, viewer, writer  # noqa: F401 (the service's names too)
 from .policy import refusal as refusal_of
-from .store import FoldCache, changed, immediate
+from .store import DRAFT, GAME_CHANGED, NEW_GAME, FoldCache, changed, immediate
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 MAX_SEATS = 12
@@ -74,6 +74,7 @@ class Write:
         self.kinds: list[str] = []  # and their kinds (metrics, once committed)
         self.game_changed = False  # the game's events, draft, header or a new game (see `stale_refusal`)
         self.new_game = False  # a new game began (a rematch): no form of the game before is good for it
+        self.drafted = self.header_set = False  # the game's draft kept, its header changed (`noted`)
         # the entry this change appended, with the game before it and the state it made, when
         # nothing followed it: the game it leaves is kept in the fold cache once the change
         # commits, for its answer and live updates (made then, not holding the write lock)
@@ -186,7 +187,7 @@ class Write:
         if verify is None:
             raise Refused("This game is entered in one go.", 400)
         _check_writer(played, self.who, {"type": next(iter(played.engine.events))})
-        self.game_changed = True
+        self.game_changed = self.drafted = True
         if payload is not None:
             try:
                 verify(played.state, payload)
@@ -207,6 +208,17 @@ class Write:
             self.db.execute("DELETE FROM step_keys WHERE at < ?", [moment - STEP_KEYS_KEPT])
         self.key = None
 
+    @property
+    def noted(self) -> int:
+        """What the change is noted as (`changes.game`): a new game, a step of a turn alone (the
+        draft, no event and no header: the board sends a few parts, web/board.py, and the live
+        streams read nobody's seat again), another change of the game, or none."""
+        if self.new_game:
+            return NEW_GAME
+        if self.drafted and not self.events and not self.header_set:
+            return DRAFT
+        return GAME_CHANGED if self.game_changed else 0
+
     # -- tables, seats and games ------------------------------------------------------------
 
     def open_table(self, device: str, game: str, header: dict, seating: Iterable[tuple[str, str]]) -> dict:
@@ -225,7 +237,7 @@ class Write:
 
     def set_header(self, header: dict) -> None:
         self.db["games"].update(self.game["id"], {"header": json.dumps(header)})
-        self.game_changed = True
+        self.game_changed = self.header_set = True
         self.after = None
         self.reload()
 
@@ -267,7 +279,7 @@ def write(db: sqlite_utils.Database, table: dict | None, who: Viewer | None,
                     # a new game is noted as such (2): a form of the game before it is stale for
                     # every phone, the one that started it too (`stale_refusal`)
                     number = changed(db, change.table["id"], change.events[0] if len(change.events) == 1 else None,
-                                     who.device if who else None, NEW_GAME if change.new_game else change.game_changed)
+                                     who.device if who else None, change.noted)
                     if change.game_changed and change.table.get("imported"):
                         _claimed_tables_changed(db, change.table["id"], who)
             # committed: the game as the entry left it is the fold the answer and the live
@@ -306,7 +318,6 @@ class Committed:
     played: Played | None  # the game as it left it, when the write kept it (one entry)
 
 
-NEW_GAME = 2  # `changes.game` of a change that began a new game (1: one that changed the game)
 STEP_KEYS_KEPT = 24 * 3600  # seconds a step's key answers its retries: past an evening's play
 WRITE_ATTEMPTS = 3  # a write whose long check was made outside the lock (`Deferred`) is tried again
 
@@ -339,9 +350,10 @@ def stale_refusal(db: sqlite_utils.Database, table: dict, who: Viewer | None, bo
     rows = db.execute("SELECT e.kind, e.by, e.device, c.game, e.seat_id FROM changes c "
                       "LEFT JOIN events e ON e.id = c.event_id "
                       "WHERE c.table_id = ? AND c.id > ? "
-                      "AND (c.game = ? OR (c.game = 1 AND coalesce(c.device, '') != ?)) "
+                      "AND (c.game = ? OR (c.game IN (?, ?) AND coalesce(c.device, '') != ?)) "
                       "ORDER BY c.game = ? DESC, c.id LIMIT 1",
-                      [table["id"], board, NEW_GAME, who.device if who else "", NEW_GAME]).fetchall()
+                      [table["id"], board, NEW_GAME, GAME_CHANGED, DRAFT, who.device if who else "",
+                       NEW_GAME]).fetchall()
     if not rows:
         return None
     kind, by, device, game, seat = rows[0]

@@ -495,12 +495,18 @@ class immediate:
             self.conn.execute("ROLLBACK")
 
 
+# `changes.game`: what a change did to the table's current game (0: nothing)
+GAME_CHANGED = 1  # its events, draft or header
+NEW_GAME = 2  # a new game began
+DRAFT = 3  # its draft alone, a step of the turn being entered (service.Write.noted)
+
+
 def changed(db: sqlite_utils.Database, table_id: int, event_id: int | None = None, device: str | None = None,
-            game: bool = False) -> int:
+            game: int = 0) -> int:
     """Note a change of a table inside the writer's transaction (`event_id`: the one event of
-    the log it wrote, if that is all it wrote; `device`: who made it; `game`: whether it
-    changed the game — its events, its draft, its header or a new game); the live streams of
-    every worker process pick it up."""
+    the log it wrote, if that is all it wrote; `device`: who made it; `game`: what it did to
+    the game, service.Write.noted — its events, its draft alone, its header, a new game, or
+    nothing); the live streams of every worker process pick it up."""
     return db.execute("INSERT INTO changes (table_id, event_id, device, game) VALUES (?, ?, ?, ?)",
                       [table_id, event_id, device, int(game)]).lastrowid
 
@@ -522,9 +528,9 @@ def insert(db: sqlite_utils.Database, table: str, row: dict) -> int:
 
 
 def changes_since(db: sqlite_utils.Database, table_id: int, since: int, until: int, limit: int) -> list:
-    """(change id, event id or None) of a table's changes after `since` up to `until`, at most
-    `limit` of them (the oldest)."""
-    return db.execute("SELECT id, event_id FROM changes WHERE table_id = ? AND id > ? AND id <= ? "
+    """(change id, event id or None, what it did to the game: `changed`) of a table's changes
+    after `since` up to `until`, at most `limit` of them (the oldest)."""
+    return db.execute("SELECT id, event_id, game FROM changes WHERE table_id = ? AND id > ? AND id <= ? "
                       "ORDER BY id LIMIT ?", [table_id, since, until, limit]).fetchall()
 
 

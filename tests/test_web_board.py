@@ -150,6 +150,26 @@ def entries_of(html: str) -> int:
     return int(re.search(r'id="stamp"[^>]*data-entries="(\d+)"', html).group(1))
 
 
+def parts_make_the_board(token: str, viewers: dict, boards: dict, response, writer: str) -> None:
+    """A write that every phone in `viewers` (name: phone, each showing `boards[name]`) gets as
+    parts — the `writer`'s answer, the others' live update —, each making exactly the board
+    the phone would get whole (`boards` then holds those) — but the writer's tray, which its
+    answer makes with what it tapped (its own form's fields: the pad it had open)."""
+    assert response.status_code == 200, response.get_data(as_text=True)
+    for name, viewer in viewers.items():
+        message = answered(response) if name == writer else board(viewer, token, change_of(boards[name]))
+        whole = board(viewer, token)
+        assert 'data-base="' in message and "board-inner" not in message, (name, message[:300])
+        made = apply(boards[name], message)
+        if name == writer:
+            made, whole = (TRAY.sub("", made), TRAY.sub("", whole))
+        assert same(made) == same(whole), name
+        boards[name] = board(viewer, token)
+
+
+TRAY = re.compile(r'<form id="tray".*?</form>', re.S)
+
+
 # a log of every registered game (tests/games/<game>.py), played entry by entry
 LOGS_PLAYED = [f"{game}/{SUPPORT[game].BOARD_LOG}" for game in GAMES]
 

@@ -110,7 +110,7 @@ def entered_since(ctx: TableContext, base: int, change: int) -> bool:
     """Whether an entry (any event of the game) was written after change `base` up to `change`;
     past MAX_BEHIND changes, taken as yes."""
     rows = store.changes_since(ctx.db, ctx.table["id"], base, change, MAX_BEHIND + 1)
-    return len(rows) > MAX_BEHIND or any(event_id is not None for _, event_id in rows)
+    return len(rows) > MAX_BEHIND or any(event_id is not None for _, event_id, _ in rows)
 
 
 def parts(ctx: TableContext, base: int, change: int, tapped: Any = None, answer: bool = False) -> str | None:
@@ -120,10 +120,22 @@ def parts(ctx: TableContext, base: int, change: int, tapped: Any = None, answer:
     if base >= change:
         return None
     rows = store.changes_since(ctx.db, ctx.table["id"], base, change, MAX_BEHIND + 1)
-    if not rows or len(rows) > MAX_BEHIND or any(event_id is None for _, event_id in rows):
+    if not rows or len(rows) > MAX_BEHIND or any(event_id is None and noted != store.DRAFT
+                                                  for _, event_id, noted in rows):
         return None
     played = ctx.played
-    wanted = {event_id for _, event_id in rows}
+    game = screen(played.row["game"])
+    # steps of the turn being entered (its draft: a throw kept, an escoba tapped), which the
+    # game says the parts of; with no entry among the changes, they alone
+    stepped = []
+    if any(event_id is None for _, event_id, _ in rows):
+        if game.drafted is None or played.game is None or played.finished:
+            return None
+        stepped = game.drafted(ctx, played)
+        rows = [row for row in rows if row[1] is not None]
+        if not rows:
+            return render(ctx, change, [("stamp",), *stepped], base, [], tapped, [])
+    wanted = {event_id for _, event_id, _ in rows}
     events = list(reversed(list(takewhile(lambda recorded: recorded.id >= min(wanted), reversed(played.history)))))
     events = [recorded for recorded in events if recorded.id in wanted]
     if (len(events) != len(wanted) or any(recorded.kind not in ("entry", "undo") for recorded in events)
@@ -140,8 +152,7 @@ def parts(ctx: TableContext, base: int, change: int, tapped: Any = None, answer:
     first = (had == 0) != (not played.entries)
     if first and sits_out(ctx):  # a seat told with them that it plays from the next game
         return None
-    game = screen(played.row["game"])
-    chosen = []
+    chosen = list(stepped)
     for then, entries in [*undone, *([(played, standing)] if standing else [])]:
         got = game.touched(ctx, then, entries) if game.touched else [("stamp",), ("game",), ("tray",), ("history",)]
         if got is None:
@@ -158,7 +169,7 @@ def parts(ctx: TableContext, base: int, change: int, tapped: Any = None, answer:
             # with the end and come back when it is taken back — the whole board, once a game
             return None
         chosen = [*chosen, *(game.ended if game.touched and game.ended is not None else [("game",)]), ("settle",)]
-    answered = {event_id for made, event_id in rows if made == change} if answer else set()
+    answered = {event_id for made, event_id, _ in rows if made == change} if answer else set()
     told = [recorded for recorded in events if recorded.id not in answered]
     return render(ctx, change, chosen, base, events, tapped, told)
 
@@ -218,7 +229,7 @@ def corrections(ctx: TableContext, base: int, change: int) -> list:
     rows = store.changes_since(ctx.db, ctx.table["id"], base, change, MAX_BEHIND + 1)
     if not rows or len(rows) > MAX_BEHIND:
         return []
-    wanted = {event_id for _, event_id in rows if event_id is not None}
+    wanted = {event_id for _, event_id, _ in rows if event_id is not None}
     if not wanted:
         return []
     newest = takewhile(lambda recorded: recorded.id >= min(wanted), reversed(ctx.played.history))

@@ -44,6 +44,9 @@ class Screen:
     # (a note that points are provisional), for a game with `touched`; the settlement is
     # generic. None: the game whole
     ended: tuple[tuple, ...] | None = None
+    # `drafted(ctx, played)`: the board's parts a step of the turn being entered changes (the
+    # game's draft: a throw kept, an escoba tapped), besides the stamp; None: the whole board
+    drafted: Callable[[Any, Any], list[tuple]] | None = None
     # how a tray answer is swapped: a tray whose fields are typed in while the server checks
     # them morphs ("outerMorph"), keeping the caret
     tray_swap: str | None = None
