@@ -4,6 +4,7 @@ every phone, the risk meter, quick totals, undo and corrections, the chart, and 
 
 from __future__ import annotations
 
+import gzip
 import html
 import io
 import json
@@ -18,6 +19,7 @@ from scorekeeper.cli import cli
 from scorekeeper.games import kaques
 from scorekeeper.web.games.kaques import _nice_ceiling, chance
 from tests.support import form_fields, writes
+from tests.test_web_board import answered, parts_make_the_board, replaced
 
 
 @pytest.fixture
@@ -85,7 +87,7 @@ def board(device, token):
 
 
 def banner(html):
-    found = re.search(r'<div class="kq-banner [^"]*" data-flash="([^"]+)"[^>]*>(.*?)</div>', html, re.S)
+    found = re.search(r'<div id="kq-banner" class="kq-banner [^"]*" data-flash="([^"]+)"[^>]*>(.*?)</div>', html, re.S)
     if not found:
         return None
     call = re.search(r'<b class="kq-banner-call">(.*?)</b>', found.group(2)).group(1)
@@ -336,6 +338,31 @@ def test_a_retried_fertisch_answers_like_the_first(table):
     assert anna.press(token, stop, form=tray, change=change).status_code == 200  # the offline queue sends again
 
 
+def test_a_throw_kept_goes_to_every_phone_as_the_call_the_turn_and_the_tray(table, phone):
+    """Each throw kept, or taken back (a step of the turn: the table's draft), was the whole board
+    for the writer and every phone, 2.9 KB of gzip. It is the call, the turn in play and the
+    tray, which make exactly the board each phone would get whole; a phone that catches up on a
+    throw and the turn's end at once gets their parts too (issue 26)."""
+    token, anna, ben, cleo = table
+    viewers = {"Anna": anna, "Ben": ben, "Cleo": cleo, "stranger": phone()}
+    boards = {name: board(device, token) for name, device in viewers.items()}
+    late = {"late": phone()}
+    for action, throw in (("again", T([1, 5, 2, 3, 4, 6], [1, 5])), ("again", T([1, 2, 3, 4], [1])),
+                          ("back", None), ("again", T([1, 2, 3, 4], [1])), ("stop", T([5, 2, 3], [5]))):
+        if action == "stop":
+            boards["late"] = board(late["late"], token)
+        if throw is None:
+            response = step(anna, token, "back")
+        else:
+            response = tap(anna, token, throw, action)
+        if action != "stop":
+            assert replaced(answered(response)) == ["stamp", "kq-banner", "kq-now", "tray"]
+            assert len(gzip.compress(response.get_data())) < 1400
+        parts_make_the_board(token, viewers, boards, response, "Anna")
+    parts_make_the_board(token, late, boards, response, "")
+    assert re.search(r'</i>Anna (?:(?!</li>).)*<b class="kq-pts">300</b>', boards["Ben"], re.S)  # 150 + 100 + 50
+
+
 def test_a_double_tap_on_throw_again_keeps_the_throw_once(table):
     """A step of a turn carries its key like an entry: a double tap keeps the throw once."""
     token, anna, ben, cleo = table
@@ -346,10 +373,16 @@ def test_a_double_tap_on_throw_again_keeps_the_throw_once(table):
     assert "Turn so far <b>150</b>" in board(ben, token)
 
 
-def corrections(html):
-    """The correction steppers of the history: (target, the points it shows), newest first."""
+def corrections(device, html):
+    """The correction steppers of the history: (target, the points it shows), newest first,
+    each asked as its row's "Correct" asks when opened (they are not on the board)."""
     found = []
-    for stepper in re.findall(r'<div class="kq-stepper stepper">.*?</div>', html, re.S):
+    for url, inside in re.findall(r'<details class="kq-fix" data-fix="\d+" hx-get="([^"]+)"[^>]*>(.*?)</details>',
+                                  html, re.S):
+        assert "<button" not in inside
+        asked = device.get(url, headers={"HX-Request": "true"})
+        assert asked.status_code == 200, asked.get_data(as_text=True)
+        stepper = asked.get_data(as_text=True)
         value = re.search(r'name="points"[^>]*value="(\d+)"', stepper).group(1)
         button = actions(stepper, "correct")[0]
         found.append((button, int(value)))
@@ -360,16 +393,16 @@ def test_the_host_corrects_a_turn_to_a_total(table):
     token, anna, ben, cleo = table
     anna.enter(token, {"type": "turn", "points": 300})
     ben.enter(token, {"type": "turn", "throws": [T([1, 5, 2, 3, 4, 6], [1])]})
-    assert not corrections(board(cleo, token))  # the host and each turn's writer correct
-    assert [value for _, value in corrections(board(ben, token))] == [100]
-    fixes = corrections(board(anna, token))
+    assert not corrections(cleo, board(cleo, token))  # the host and each turn's writer correct
+    assert [value for _, value in corrections(ben, board(ben, token))] == [100]
+    fixes = corrections(anna, board(anna, token))
     assert [value for _, value in fixes] == [100, 300]  # newest first
     button, _ = fixes[0]
     response = anna.press(token, button, points="550")
     assert response.status_code == 200
     seen = board(cleo, token)
     assert re.search(r'<b class="kq-pts">550</b>', seen) and "corrected #" in seen
-    button, _ = corrections(board(anna, token))[-1]  # the same turn, its stepper after the correction
+    button, _ = corrections(anna, board(anna, token))[-1]  # the same turn, its stepper after the correction
     bad = anna.press(token, button, points="30")
     assert bad.status_code == 400 and message(bad) == "Type the turn's points: a multiple of 50, like 350."
 
@@ -666,7 +699,7 @@ def test_a_screen_reader_hears_who_won_once(table):
     token, anna, ben, cleo = table
 
     def live(page):
-        found = re.search(r'<div class="kq-banner [^"]*"[^>]*>', page).group(0)
+        found = re.search(r'<div id="kq-banner" class="kq-banner [^"]*"[^>]*>', page).group(0)
         return "role=" in found or "aria-live" in found
 
     fertisch, _ = actions(anna.tray(token), "total")
