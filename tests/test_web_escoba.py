@@ -5,6 +5,7 @@ against a brute-force search of every subset of the table."""
 
 from __future__ import annotations
 
+import gzip
 import html
 import io
 import json
@@ -22,6 +23,7 @@ from scorekeeper.games.base import RuleError, make_setup, parse_rules
 from scorekeeper.games.escoba import Card, Suit, verify_round
 from scorekeeper.web import i18n
 from tests.support import form_fields, writes
+from tests.test_web_board import answered, parts_make_the_board, replaced
 
 
 def side(cards, coins, sevens, seven_of_coins, escobas=0):
@@ -158,6 +160,29 @@ def test_escobas_tapped_live_show_on_every_phone_and_prefill_the_round(duel, app
     assert event["sides"]["Anna"]["escobas"] == 2 and event["sides"]["Ben"]["escobas"] == 1
     assert played(app, token).draft is None
     assert tally(ben.get(f"/t/{token}/board").get_data(as_text=True)) == [0, 0]
+
+
+def test_an_escoba_tapped_goes_to_every_phone_as_the_tallies_and_the_tray(duel, phone):
+    """An escoba tapped (the table's draft) was the whole board for the writer and every phone,
+    1.8–1.9 KB of gzip: it is each side's escobas and the tray, which make exactly the board
+    each phone would get whole; a phone that catches up on a tap and the round at once gets
+    their parts too (issue 26)."""
+    host, anna, ben, token = duel
+    viewers = {"host": host, "Anna": anna, "Ben": ben, "stranger": phone()}
+    boards = {name: device.get(f"/t/{token}/board").get_data(as_text=True) for name, device in viewers.items()}
+    late = {"late": phone()}
+    for writer, side, delta in (("Anna", 0, 1), ("Ben", 1, 1), ("Ben", 0, 1), ("host", 0, -1)):
+        response = tap(viewers[writer], token, side, delta)
+        assert replaced(answered(response)) == ["stamp", "tally-0", "tally-1", "tray"]
+        assert len(gzip.compress(response.get_data())) <= 1024
+        parts_make_the_board(token, viewers, boards, response, writer)
+    assert tally(boards["stranger"]) == [1, 1]
+    boards["late"] = late["late"].get(f"/t/{token}/board").get_data(as_text=True)
+    assert tap(anna, token, 1).status_code == 200
+    status, page = preview(anna, token, c0=24, o0=7, s0=3, seven=0, e0=1, e1=2)
+    response = anna.press(token, confirm(page), form=page)
+    parts_make_the_board(token, late, boards, response, "")
+    assert tally(boards["late"]) == [0, 0] and "Round 2" in boards["late"]
 
 
 def test_a_bad_tally_is_refused_and_changes_nothing(duel, app):

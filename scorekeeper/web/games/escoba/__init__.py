@@ -576,10 +576,18 @@ def view(ctx: TableContext, played: service.Played) -> EscobaView | None:
                       current and ctx.writes_now)
 
 
+def drafted(ctx, played) -> list[tuple]:
+    """The parts of the board an escoba tapped changes (web/board.py): each side's escobas of the
+    round, and the tray (its state as before: a phone keeps its own, static/app.js). Each tap
+    was the whole board, 1.8–1.9 KB of gzip (issue 26: an answer ≤ 1 KB)."""
+    return [*(("tally", i) for i in range(len(played.state.setup.sides))), ("tray",)]
+
+
 # the round form is typed in while the server checks it (it morphs, keeping the caret); it
 # starts from the escobas tapped so far, but once open it is the phone's own: another phone's
 # tap does not redraw it, nor the host's correction of an older round, which closed it with the
 # piles counted so far (web/context.py, tray_state; the form is checked again at the next count
 # typed, and its Confirm goes with the board as it stands)
 SCREEN = Screen(view, blueprints=(bp, finder_bp), filters={"escoba_code": card_code, "escoba_waits": waits_for},
-                tray_view=tray_view, tray_swap="outerMorph", tray_reads_draft=False, tray_reads_corrections=False)
+                tray_view=tray_view, drafted=drafted, tray_swap="outerMorph", tray_reads_draft=False,
+                tray_reads_corrections=False)
