@@ -20,7 +20,9 @@ app sees it — after a second's wait, holding its connection (so an attacker th
 answers slows to a request a second a connection, and one that does not runs into the cap on
 connections) — and its connection is closed. A new connection from an address already past it
 gets the same without a byte of it read: its first request would (issue 25: ~800 refused
-connections a second cost the workers half a core).
+connections a second cost the workers half a core). Its requests for files (FILES) take from a
+bucket of their own, larger (FILES_SCALE), as behind nginx: a page's styles and scripts refused
+left a phone with a page that did nothing.
 
 Live streams, too: each is a connection held for minutes that every change of its table writes
 to, so one address's streams are capped apart (`streams`, fewer than its connections; board-link
@@ -78,6 +80,11 @@ DEFAULT_CAP = 64  # connections one address holds of the server
 DEFAULT_STREAMS = 16  # live streams one address holds of the server (a phone has one a table it shows)
 DEFAULT_LINK_STREAMS = 64  # live streams on one table's link (its phones, screens and onlookers)
 DEFAULT_RATE = (10.0, 20.0)  # requests a second one address makes of the server, and its burst
+# its requests for files (styles, scripts, icons: FILES) have a bucket of their own, this many
+# times the rate and the burst, as nginx's (docs/nginx.conf): a pub's phones share its router's
+# address on the internet, and four opening a table at once ask for ~50 things, ~30 of them files
+FILES_SCALE = (2.0, 5.0)
+FILES = "/static/"  # where the files' paths begin
 TARPIT = 1.0  # seconds a request past the rate waits for its 429: a client that waits for answers slows down
 BODY_SECONDS = 20.0  # how long a request's body may take to arrive after its head
 MAX_BODY = 128 * 1024  # bytes of a request's body (the app takes 64 KB; nginx 128 KB)
@@ -397,15 +404,16 @@ class AddressTable:
         return sum(struct.unpack_from("H", self.memory, block + 2 * (self.slots * column + slot))[0]
                    for column in range(self.columns))
 
-    def request(self, key: str) -> bool:
-        """Take one request from `key`'s bucket; False when it is empty."""
+    def request(self, key: str, scale: tuple[float, float] = (1.0, 1.0)) -> bool:
+        """Take one request from `key`'s bucket (of `scale` times the rate and the burst); False
+        when it is empty."""
         now = time.monotonic()
         with self:
-            slot = self._slot(key, now)
+            slot = self._slot(key, now, self.burst * scale[1])
             if slot is None:
                 return True
             where = self._buckets + 16 * slot
-            tokens = self._tokens(slot, now)
+            tokens = self._tokens(slot, now, self.rate * scale[0], self.burst * scale[1])
             if tokens < 1:
                 struct.pack_into("dd", self.memory, where, tokens, now)
                 return False
@@ -419,10 +427,12 @@ class AddressTable:
             slot = self._find(_hash(key))
             return slot is not None and self._tokens(slot, now) < 1
 
-    def _tokens(self, slot: int, now: float) -> float:
-        """The requests a slot's bucket holds `now` (refilled at `rate`, up to `burst`)."""
+    def _tokens(self, slot: int, now: float, rate: float | None = None, burst: float | None = None) -> float:
+        """The requests a slot's bucket holds `now` (refilled at `rate`, up to `burst`: the
+        table's unless given)."""
+        rate, burst = self.rate if rate is None else rate, self.burst if burst is None else burst
         tokens, then = struct.unpack_from("dd", self.memory, self._buckets + 16 * slot)
-        return min(self.burst, tokens + (now - then) * self.rate)
+        return min(burst, tokens + (now - then) * rate)
 
     def open_connections(self, key: str) -> int:
         with self:
@@ -440,8 +450,9 @@ class AddressTable:
                 return first + offset
         return None
 
-    def _slot(self, key: str, now: float) -> int | None:
-        """`key`'s slot, taking a free one for a new address (None: its window is busy)."""
+    def _slot(self, key: str, now: float, burst: float | None = None) -> int | None:
+        """`key`'s slot, taking a free one for a new address, its bucket full with `burst` (the
+        table's unless given; None: its window is busy)."""
         hashed = _hash(key)
         found = self._find(hashed)
         if found is not None:
@@ -450,7 +461,8 @@ class AddressTable:
         for slot in range(first, first + self.WINDOW):
             if self._idle(slot, now):
                 struct.pack_into("Q", self.memory, self._keys + 8 * slot, hashed)
-                struct.pack_into("dd", self.memory, self._buckets + 16 * slot, self.burst, now)
+                struct.pack_into("dd", self.memory, self._buckets + 16 * slot,
+                                 self.burst if burst is None else burst, now)
                 return slot
         return None
 
@@ -549,12 +561,15 @@ class CappedGeventWorker(GeventWorker):
                 held.append(slot)
         return held, None
 
-    def allowed(self, key: str) -> bool:
-        """Take one request from the address's bucket; False when it is empty."""
+    def allowed(self, key: str, path: str = "") -> bool:
+        """Take one request from the address's bucket, or from its files' for a file; False when
+        it is empty."""
+        if path.startswith(FILES):
+            return self.table.request("files " + key, FILES_SCALE)
         return self.table.request(key)
 
     def handle_request(self, listener_name, req, sock, addr):
-        if self.rate and not self.allowed(address_key(addr)):
+        if self.rate and not self.allowed(address_key(addr), req.path or ""):
             self.too_fast()
             try:
                 sock.sendall(TOO_FAST)

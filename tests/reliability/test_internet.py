@@ -169,6 +169,20 @@ def test_one_address_cannot_take_the_cpu(tmp_path, kit, figures):
         server.stop()
 
 
+def test_a_page_s_files_have_a_rate_of_their_own(tmp_path, kit):
+    """Four phones of a pub behind one router opening a table at once ask for ~50 things, ~30 of
+    them files: with one rate for both, a phone's script got a 429 and its page did nothing. The
+    files (styles, scripts, icons) have a bucket of their own, five times the burst and twice
+    the rate (as nginx's, docs/nginx.conf), past which they too get a 429; the pages' stays."""
+    server = kit.Server(tmp_path / "instance", workers=1, env={"SCOREKEEPER_REQUESTS_PER_ADDRESS": "1/3"})
+    try:
+        files = [_get(server, "127.0.0.11", "/static/app.css")[0] for _ in range(20)]
+        assert files[:15] == [200] * 15 and 429 in files[15:], files
+        pages = [_get(server, "127.0.0.11", "/rules/escalero")[0] for _ in range(4)]
+        assert pages == [200, 200, 200, 429], pages
+    finally:
+        server.stop()
+
 def test_a_new_connection_from_an_address_past_its_rate_waits_for_its_429_unread(tmp_path, kit):
     """Its first request would wait for a 429: the connection does, before anything of it is read
     (issue 25: an attacker's refused streams, 800 a second, cost the server half a core, each
