@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+from contextlib import contextmanager
 
 import pytest
 
@@ -125,3 +126,25 @@ def enter_for_all(page, token: str, events) -> None:
             return statuses; }""",
         [token, list(events)])
     assert statuses == [200] * len(statuses), statuses
+
+
+def again(new_phone, page, ready: str = "#tray", **context):
+    """The same seat at the same table on another phone (`context`: its language, zoom, screen,
+    theme): a fresh browser context given `page`'s cookies opens the table `page` shows, as a
+    phone that sat there before comes back to it. One table played to its state, looked at from
+    each phone a test asks about."""
+    other = new_phone(**context)
+    other.context.add_cookies(page.context.cookies())
+    other.goto(page.url)
+    other.wait_for_selector(ready)
+    return other
+
+
+@contextmanager
+def looking_at(what: str):
+    """A failure inside says which of a test's phones (language, zoom, screen, theme) it was on."""
+    try:
+        yield
+    except Exception as error:
+        error.add_note(f"-- on the phone of {what}")
+        raise

@@ -17,7 +17,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PHONE, open_table, sit
+from .conftest import PHONE, again, enter_for_all, looking_at, open_table, sit
 
 
 def zoomed(zoom: float, width: int = 360, height: int = 740) -> dict:
@@ -83,123 +83,155 @@ LOW_CONTRAST = """(root) => {
 # --- large text ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("zoom", [1.5, 2.0])
-def test_a_zoomed_page_keeps_every_face_and_thrown_die_on_the_screen(server, new_phone, zoom):
+def test_a_zoomed_page_keeps_every_face_and_thrown_die_on_the_screen(server, new_phone):
     """At 200 % the sixth face stood past the screen's edge (no 6 could be entered), and from
     150 % the fifth thrown die (no taking it back); at 150 % Escalero's turn still needs no
-    scroll inside the tray: the options of the throw are in view under the dice."""
-    anna = seated(new_phone, server, "escalero", ("Anna", "Ben"), **zoomed(zoom))
-    anna.wait_for_selector("#tray .faces")
-    assert inside_the_screen(anna, "#tray .faces .die") == []
-    tap_dice(anna, "44422")
-    anna.wait_for_selector("#tray .tray-options button.option")
-    assert inside_the_screen(anna, "#tray .faces .die, #tray .thrown .die") == []
-    assert anna.evaluate("document.documentElement.scrollWidth") <= anna.viewport_size["width"]
-    if zoom == 1.5:
-        tray = anna.locator("#tray").bounding_box()
-        option = anna.locator("#tray button.option").first.bounding_box()
-        assert anna.evaluate("(t => t.scrollHeight <= t.clientHeight)(document.querySelector('#tray'))")
-        assert option["y"] + option["height"] <= tray["y"] + tray["height"]
+    scroll inside the tray: the options of the throw are in view under the dice. One table,
+    looked at zoomed to 150 % and to 200 %."""
+    first = seated(new_phone, server, "escalero", ("Anna", "Ben"), **zoomed(1.5))
+    for zoom in (1.5, 2.0):
+        with looking_at(f"{zoom:.0%}"):
+            anna = first if zoom == 1.5 else again(new_phone, first, **zoomed(zoom))
+            anna.wait_for_selector("#tray .faces")
+            assert inside_the_screen(anna, "#tray .faces .die") == []
+            tap_dice(anna, "44422")
+            anna.wait_for_selector("#tray .tray-options button.option")
+            assert inside_the_screen(anna, "#tray .faces .die, #tray .thrown .die") == []
+            assert anna.evaluate("document.documentElement.scrollWidth") <= anna.viewport_size["width"]
+            if zoom == 1.5:
+                tray = anna.locator("#tray").bounding_box()
+                option = anna.locator("#tray button.option").first.bounding_box()
+                assert anna.evaluate("(t => t.scrollHeight <= t.clientHeight)(document.querySelector('#tray'))")
+                assert option["y"] + option["height"] <= tray["y"] + tray["height"]
 
 
-@pytest.mark.parametrize("locale", ["en-GB", "de-AT", "pl-PL"])
-def test_escalero_s_options_stand_in_the_tray_at_200_percent(server, new_phone, locale):
+def test_escalero_s_options_stand_in_the_tray_at_200_percent(server, new_phone):
     """At 200 % the turn line, the six faces, the five dice, "served" and the options took 310 px
     of a tray 259 high: the options scrolled inside it. Five dice tapped, the faces give their
-    room to the options; the turn line is two lines in German too."""
-    anna = seated(new_phone, server, "escalero", ("Anna", "Ben"), **zoomed(2.0),
-                  locale=locale, extra_http_headers={"Accept-Language": locale})
-    anna.wait_for_selector("#tray .faces")
-    tap_dice(anna, "44422")
-    anna.wait_for_selector("#tray .tray-options button.option")
-    assert anna.evaluate("(t => t.scrollHeight <= t.clientHeight)(document.querySelector('#tray'))")
-    tray, option = anna.locator("#tray").bounding_box(), anna.locator("#tray .option").first.bounding_box()
-    assert option["y"] + option["height"] <= tray["y"] + tray["height"], (option, tray)
-    assert inside_the_screen(anna, "#tray .thrown .die, #tray .served") == []
-    anna.click("#tray .thrown [data-take='4']")  # one taken back: the faces are there again
-    expect(anna.locator("#tray .faces [data-face='6']")).to_be_visible()
+    room to the options; the turn line is two lines in German too. One table, looked at in
+    English, German and Polish."""
+    first = None
+    for locale in ("en-GB", "de-AT", "pl-PL"):
+        with looking_at(locale):
+            phone = {**zoomed(2.0), "locale": locale, "extra_http_headers": {"Accept-Language": locale}}
+            anna = first = (again(new_phone, first, **phone) if first
+                            else seated(new_phone, server, "escalero", ("Anna", "Ben"), **phone))
+            anna.wait_for_selector("#tray .faces")
+            tap_dice(anna, "44422")
+            anna.wait_for_selector("#tray .tray-options button.option")
+            assert anna.evaluate("(t => t.scrollHeight <= t.clientHeight)(document.querySelector('#tray'))")
+            tray, option = anna.locator("#tray").bounding_box(), anna.locator("#tray .option").first.bounding_box()
+            assert option["y"] + option["height"] <= tray["y"] + tray["height"], (option, tray)
+            assert inside_the_screen(anna, "#tray .thrown .die, #tray .served") == []
+            anna.click("#tray .thrown [data-take='4']")  # one taken back: the faces are there again
+            expect(anna.locator("#tray .faces [data-face='6']")).to_be_visible()
 
 
-@pytest.mark.parametrize("locale", ["de-AT", "pl-PL"])
-def test_the_tray_s_undo_and_the_next_options_stand_in_view_at_200_percent(server, new_phone, locale):
+def test_the_tray_s_undo_and_the_next_options_stand_in_view_at_200_percent(server, new_phone):
     """From the first entry on, at 200 % the tray's "Zurücknehmen" beside the turn line stood past
     the screen's edge (no undo by a tap), and the turn line, squeezed to four lines, pushed the
-    next options under the tray's fold. The Undo is its sign there, its name still the word."""
-    anna = new_phone(**zoomed(2.0), locale=locale, extra_http_headers={"Accept-Language": locale})
-    open_table(anna, server, "escalero", ("Anna", "Bartłomiej"))  # the host's phone: it writes for both
-    sit(anna, "Anna")
-    anna.wait_for_selector("#tray .faces")
-    tap_dice(anna, "44422")
-    anna.click("#tray .tray-options button.option >> nth=0")
-    expect(anna.locator("#stamp")).to_have_attribute("data-entries", "1")
-    undo = anna.locator("#tray .tray-undo")
-    expect(undo).to_have_accessible_name({"de-AT": "Zurücknehmen", "pl-PL": "Cofnij"}[locale])
-    assert inside_the_screen(anna, "#tray .tray-undo, #tray .turn") == []
-    tap_dice(anna, "66655")  # Bartłomiej's throw, written by the host's phone
-    anna.wait_for_selector("#tray .tray-options button.option")
-    assert anna.evaluate("(t => t.scrollHeight <= t.clientHeight)(document.querySelector('#tray'))")
-    assert inside_the_screen(anna, "#tray .tray-undo") == []
+    next options under the tray's fold. The Undo is its sign there, its name still the word.
+    The host's phone in German enters the first turn; it and the same phone in Polish look."""
+    host = None
+    for locale in ("de-AT", "pl-PL"):
+        with looking_at(locale):
+            phone = {**zoomed(2.0), "locale": locale, "extra_http_headers": {"Accept-Language": locale}}
+            if host is None:
+                anna = host = new_phone(**phone)
+                open_table(anna, server, "escalero", ("Anna", "Bartłomiej"))  # the host's phone: it writes for both
+                sit(anna, "Anna")
+                anna.wait_for_selector("#tray .faces")
+                tap_dice(anna, "44422")
+                anna.click("#tray .tray-options button.option >> nth=0")
+            else:
+                anna = again(new_phone, host, **phone)
+            expect(anna.locator("#stamp")).to_have_attribute("data-entries", "1")
+            undo = anna.locator("#tray .tray-undo")
+            expect(undo).to_have_accessible_name({"de-AT": "Zurücknehmen", "pl-PL": "Cofnij"}[locale])
+            assert inside_the_screen(anna, "#tray .tray-undo, #tray .turn") == []
+            tap_dice(anna, "66655")  # Bartłomiej's throw, written by the host's phone
+            anna.wait_for_selector("#tray .tray-options button.option")
+            assert anna.evaluate("(t => t.scrollHeight <= t.clientHeight)(document.querySelector('#tray'))")
+            assert inside_the_screen(anna, "#tray .tray-undo") == []
 
 
-@pytest.mark.parametrize("locale", ["de-AT", "pl-PL"])
-def test_a_cross_out_s_confirm_stands_in_view_at_200_percent(server, new_phone, locale):
+def test_a_cross_out_s_confirm_stands_in_view_at_200_percent(server, new_phone):
     """At 200 % a cross-out tapped put its confirm ("Tak, skreśl kol. 1 · 1", 170 px) at the end
     of the row of options, past the screen's edge, half of it in view. The row holds the cross-out
-    and its confirm alone while it is open, both in view; closed, the options are back."""
-    anna = seated(new_phone, server, "escalero", ("Anna", "Bartłomiej"), **zoomed(2.0),
-                  locale=locale, extra_http_headers={"Accept-Language": locale})
-    anna.wait_for_selector("#tray .faces")
-    tap_dice(anna, "12346")
-    anna.wait_for_selector("#tray .tray-options details.option")
-    shown = anna.locator("#tray .tray-options .options > :visible")
-    count = shown.count()
-    cross = anna.locator("#tray .tray-options details.option").first
-    cross.locator("summary").click()
-    confirm = cross.locator("button")
-    expect(confirm).to_be_visible()
-    assert inside_the_screen(anna, "#tray details[open].option > *") == []
-    assert anna.evaluate("(o => o.scrollWidth <= o.clientWidth)(document.querySelector('#tray .tray-options .options'))")
-    assert confirm.evaluate("b => b.scrollWidth <= b.clientWidth")  # its words inside it
-    cross.locator("summary").click()  # not now: every option is back
-    expect(shown).to_have_count(count)
-    cross.locator("summary").click()
-    confirm.click()
-    expect(anna.locator("#stamp")).to_have_attribute("data-entries", "1")
+    and its confirm alone while it is open, both in view; closed, the options are back. One
+    table: Anna's phone in German crosses out, the host writes Bartłomiej's turn, Anna's phone
+    in Polish crosses out."""
+    host = new_phone()
+    link = open_table(host, server, "escalero", ("Anna", "Bartłomiej"))
+    first = None
+    for entries, locale in ((1, "de-AT"), (3, "pl-PL")):
+        with looking_at(locale):
+            phone = {**zoomed(2.0), "locale": locale, "extra_http_headers": {"Accept-Language": locale}}
+            if first is None:
+                anna = first = new_phone(**phone)
+                anna.goto(link)
+                sit(anna, "Anna")
+            else:
+                enter_for_all(host, link.rsplit("/", 1)[-1],
+                              [{"type": "score", "player": "Bartłomiej", "column": 1, "row": "1", "value": 0}])
+                anna = again(new_phone, first, **phone)
+            anna.wait_for_selector("#tray .faces")
+            tap_dice(anna, "12346")
+            anna.wait_for_selector("#tray .tray-options details.option")
+            shown = anna.locator("#tray .tray-options .options > :visible")
+            count = shown.count()
+            cross = anna.locator("#tray .tray-options details.option").first
+            cross.locator("summary").click()
+            confirm = cross.locator("button")
+            expect(confirm).to_be_visible()
+            assert inside_the_screen(anna, "#tray details[open].option > *") == []
+            assert anna.evaluate("(o => o.scrollWidth <= o.clientWidth)(document.querySelector('#tray .tray-options .options'))")
+            assert confirm.evaluate("b => b.scrollWidth <= b.clientWidth")  # its words inside it
+            cross.locator("summary").click()  # not now: every option is back
+            expect(shown).to_have_count(count)
+            cross.locator("summary").click()
+            confirm.click()
+            expect(anna.locator("#stamp")).to_have_attribute("data-entries", str(entries))
 
 
-@pytest.mark.parametrize("locale", ["en-GB", "de-AT", "pl-PL"])
-def test_yatzy_s_open_boxes_stand_in_the_tray_at_150_percent(server, new_phone, locale):
+def test_yatzy_s_open_boxes_stand_in_the_tray_at_150_percent(server, new_phone):
     """At 150 % the fifteen open boxes of a first turn stood two to a row, eight rows, and
-    scrolled inside the tray; three to a row they are all in view, no name broken mid-word."""
-    cleo = seated(new_phone, server, "yatzy", ("Cleo", "Dan"), name="Cleo", host_rules={"form": "scandinavian"},
-                  **zoomed(1.5), locale=locale, extra_http_headers={"Accept-Language": locale})
-    cleo.wait_for_selector("#tray .faces")
-    tap_dice(cleo, "66655")
-    expect(cleo.locator("#tray .tray-options .option")).to_have_count(15)
-    assert cleo.evaluate("(t => t.scrollHeight <= t.clientHeight)(document.querySelector('#tray'))")
-    tray = cleo.locator("#tray").bounding_box()
-    for option in cleo.locator("#tray .tray-options .option").all():
-        box = option.bounding_box()
-        assert box["y"] >= tray["y"] and box["y"] + box["height"] <= tray["y"] + tray["height"], (option.inner_text(), box, tray)
-    broken = cleo.evaluate("""() => [...document.querySelectorAll('#tray .option small')].filter((name) => {
-        const range = document.createRange(); range.selectNodeContents(name);
-        return range.getClientRects().length > name.textContent.trim().split(/\\s+/).length; }).map((name) => name.textContent)""")
-    assert broken == []
-    assert inside_the_screen(cleo, "#tray .option") == []
-    # at 200 % (180×370 CSS px) fifteen boxes two to a row need 400 px, the tray has 296: they
-    # scrolled inside it, and on the page as it opens only two rows stood on the screen. Now
-    # the four best rows do, unscrolled (every box these dice score), and a fifth row cut at
-    # the tray's foot under a shade says more follow
-    cleo.set_viewport_size(zoomed(2.0)["viewport"])
-    assert cleo.evaluate("[scrollY, document.querySelector('#tray').scrollTop]") == [0, 0]
-    options = cleo.locator("#tray .tray-options .option")
-    tray = cleo.locator("#tray").bounding_box()
-    for option in options.all()[:8]:
-        box = option.bounding_box()
-        assert tray["y"] <= box["y"] and box["y"] + box["height"] <= 370, (option.inner_text(), box, tray)
-    assert options.nth(8).bounding_box()["y"] < tray["y"] + tray["height"]
-    assert cleo.evaluate("getComputedStyle(document.querySelector('#tray'), '::after').backgroundImage").startswith("linear-gradient")
-    assert inside_the_screen(cleo, "#tray .option") == []
+    scrolled inside the tray; three to a row they are all in view, no name broken mid-word.
+    One table, looked at in English, German and Polish."""
+    first = None
+    for locale in ("en-GB", "de-AT", "pl-PL"):
+        with looking_at(locale):
+            phone = {**zoomed(1.5), "locale": locale, "extra_http_headers": {"Accept-Language": locale}}
+            cleo = first = (again(new_phone, first, **phone) if first else
+                            seated(new_phone, server, "yatzy", ("Cleo", "Dan"), name="Cleo",
+                                   host_rules={"form": "scandinavian"}, **phone))
+            cleo.wait_for_selector("#tray .faces")
+            tap_dice(cleo, "66655")
+            expect(cleo.locator("#tray .tray-options .option")).to_have_count(15)
+            assert cleo.evaluate("(t => t.scrollHeight <= t.clientHeight)(document.querySelector('#tray'))")
+            tray = cleo.locator("#tray").bounding_box()
+            for option in cleo.locator("#tray .tray-options .option").all():
+                box = option.bounding_box()
+                assert box["y"] >= tray["y"] and box["y"] + box["height"] <= tray["y"] + tray["height"], (option.inner_text(), box, tray)
+            broken = cleo.evaluate("""() => [...document.querySelectorAll('#tray .option small')].filter((name) => {
+                const range = document.createRange(); range.selectNodeContents(name);
+                return range.getClientRects().length > name.textContent.trim().split(/\\s+/).length; }).map((name) => name.textContent)""")
+            assert broken == []
+            assert inside_the_screen(cleo, "#tray .option") == []
+            # at 200 % (180×370 CSS px) fifteen boxes two to a row need 400 px, the tray has 296: they
+            # scrolled inside it, and on the page as it opens only two rows stood on the screen. Now
+            # the four best rows do, unscrolled (every box these dice score), and a fifth row cut at
+            # the tray's foot under a shade says more follow
+            cleo.set_viewport_size(zoomed(2.0)["viewport"])
+            assert cleo.evaluate("[scrollY, document.querySelector('#tray').scrollTop]") == [0, 0]
+            options = cleo.locator("#tray .tray-options .option")
+            tray = cleo.locator("#tray").bounding_box()
+            for option in options.all()[:8]:
+                box = option.bounding_box()
+                assert tray["y"] <= box["y"] and box["y"] + box["height"] <= 370, (option.inner_text(), box, tray)
+            assert options.nth(8).bounding_box()["y"] < tray["y"] + tray["height"]
+            assert cleo.evaluate("getComputedStyle(document.querySelector('#tray'), '::after').backgroundImage").startswith("linear-gradient")
+            assert inside_the_screen(cleo, "#tray .option") == []
 
 
 @pytest.mark.parametrize("context", [zoomed(1.5), zoomed(2.0), zoomed(1.5, 320, 568), {"viewport": {"width": 320, "height": 568}}],
@@ -345,19 +377,25 @@ def test_the_network_badge_says_live_once(server, new_phone):
     assert anna.inner_text("#net") == "Live"
 
 
-@pytest.mark.parametrize("locale, escalero, yatzy", [("en-GB", "Cross out col 1 · 1", "Scratch Ones"),
-                                                       ("de-DE", "Kol. 1 · 1 streichen", "Einser streichen")])
-def test_a_cross_out_is_named_by_what_it_does(server, new_phone, locale, escalero, yatzy):
+def test_a_cross_out_is_named_by_what_it_does(server, new_phone):
     """The tray's cross-outs were named "✕ col 1 · 1", a sign a screen reader says as
-    "multiplication x": their name says what the tap does, in the phone's language."""
-    anna = seated(new_phone, server, "escalero", ("Anna", "Ben"), locale=locale)
-    anna.wait_for_selector("#tray .faces")
-    tap_dice(anna, "44422")
-    expect(anna.locator("#tray details.option summary").first).to_have_accessible_name(escalero)
-    cleo = seated(new_phone, server, "yatzy", ("Cleo", "Dan"), name="Cleo", locale=locale, host_rules={"form": "scandinavian"})
-    cleo.wait_for_selector("#tray .faces")
-    tap_dice(cleo, "66655")
-    expect(cleo.locator("#tray details.option summary[data-box='1']")).to_have_accessible_name(yatzy)
+    "multiplication x": their name says what the tap does, in the phone's language. A table of
+    each game, looked at in English and in German."""
+    anna = cleo = None
+    for locale, escalero, yatzy in [("en-GB", "Cross out col 1 · 1", "Scratch Ones"),
+                                    ("de-DE", "Kol. 1 · 1 streichen", "Einser streichen")]:
+        with looking_at(locale):
+            anna = (again(new_phone, anna, locale=locale) if anna
+                    else seated(new_phone, server, "escalero", ("Anna", "Ben"), locale=locale))
+            anna.wait_for_selector("#tray .faces")
+            tap_dice(anna, "44422")
+            expect(anna.locator("#tray details.option summary").first).to_have_accessible_name(escalero)
+            cleo = (again(new_phone, cleo, locale=locale) if cleo
+                    else seated(new_phone, server, "yatzy", ("Cleo", "Dan"), name="Cleo", locale=locale,
+                                host_rules={"form": "scandinavian"}))
+            cleo.wait_for_selector("#tray .faces")
+            tap_dice(cleo, "66655")
+            expect(cleo.locator("#tray details.option summary[data-box='1']")).to_have_accessible_name(yatzy)
 
 
 # --- contrast -----------------------------------------------------------------------------------
@@ -381,38 +419,51 @@ PAGE = {"dark": "rgb(20, 22, 26)", "light": "rgb(245, 245, 242)"}  # static/app.
 # confirm, a refusal); a Yatzy scratch was faded under 4.5:1 in both, and Euchre's tapped
 # tricks kept their grey words on the lit accent (1.5:1)
 
-@pytest.mark.parametrize("theme", ["dark", "light"])
-def test_escalero_s_turn_reads_in_both_themes(server, new_phone, theme):
-    # the theme is the phone's own until ◐ chooses: a phone set to light opened dark all the same
-    anna = seated(new_phone, server, "escalero", ("Anna", "Ben"), color_scheme=theme)
-    assert anna.evaluate("getComputedStyle(document.body).backgroundColor") == PAGE[theme]
-    tap_dice(anna, "44422")
-    anna.wait_for_selector("#board button.cell[data-lit]")
-    anna.click("#tray details.option summary")  # a cross-out opened: its confirm in the danger colour
-    assert anna.evaluate(LOW_CONTRAST, "main") == []
-    # ◐'s first tap shows the other theme (on a phone set to light it once chose light again), the
-    # second this one; the choice is the page's own from then on
-    for shown in [{"dark": "light", "light": "dark"}[theme], theme]:
-        anna.click("[data-theme-toggle]")
-        assert anna.evaluate("getComputedStyle(document.body).backgroundColor") == PAGE[shown]
-        assert anna.evaluate("[document.documentElement.dataset.theme, localStorage['scorekeeper.theme']]") == [shown] * 2
+def test_escalero_s_turn_reads_in_both_themes(server, new_phone):
+    # the theme is the phone's own until ◐ chooses: a phone set to light opened dark all the same.
+    # One table, looked at from a phone set to dark and from one set to light
+    first = None
+    for theme in ("dark", "light"):
+        with looking_at(f"the {theme} theme"):
+            anna = first = (again(new_phone, first, color_scheme=theme) if first
+                            else seated(new_phone, server, "escalero", ("Anna", "Ben"), color_scheme=theme))
+            assert anna.evaluate("getComputedStyle(document.body).backgroundColor") == PAGE[theme]
+            tap_dice(anna, "44422")
+            anna.wait_for_selector("#board button.cell[data-lit]")
+            anna.click("#tray details.option summary")  # a cross-out opened: its confirm in the danger colour
+            assert anna.evaluate(LOW_CONTRAST, "main") == []
+            # ◐'s first tap shows the other theme (on a phone set to light it once chose light again), the
+            # second this one; the choice is the page's own from then on
+            for shown in [{"dark": "light", "light": "dark"}[theme], theme]:
+                anna.click("[data-theme-toggle]")
+                assert anna.evaluate("getComputedStyle(document.body).backgroundColor") == PAGE[shown]
+                assert anna.evaluate("[document.documentElement.dataset.theme, localStorage['scorekeeper.theme']]") == [shown] * 2
 
 
-@pytest.mark.parametrize("theme", ["dark", "light"])
-def test_yatzy_s_turn_reads_in_both_themes(server, new_phone, theme):
-    cleo = themed(seated(new_phone, server, "yatzy", ("Cleo", "Dan"), name="Cleo", host_rules={"form": "scandinavian"}), theme)
-    tap_dice(cleo, "66655")
-    cleo.wait_for_selector("#tray details.option")
-    assert cleo.evaluate(LOW_CONTRAST, "main") == []
+def test_yatzy_s_turn_reads_in_both_themes(server, new_phone):
+    # a dark phone's page, then the same page after ◐ (as a phone set to dark shows light)
+    cleo = seated(new_phone, server, "yatzy", ("Cleo", "Dan"), name="Cleo", host_rules={"form": "scandinavian"})
+    for theme in ("dark", "light"):
+        with looking_at(f"the {theme} theme"):
+            themed(cleo, theme)
+            if theme == "dark":
+                tap_dice(cleo, "66655")
+            cleo.wait_for_selector("#tray details.option")
+            assert cleo.evaluate(SCHEME) == theme
+            assert cleo.evaluate(LOW_CONTRAST, "main") == []
 
 
-@pytest.mark.parametrize("theme", ["dark", "light"])
-def test_euchre_s_hand_reads_in_both_themes(server, new_phone, theme):
-    eve = themed(seated(new_phone, server, "euchre", ("Eve", "Finn", "Gus", "Hal"), name="Eve"), theme)
-    eve.click("#board .maker[data-maker='Eve']")
-    eve.click("#board [data-tricks='5']")
-    eve.wait_for_selector("#board [data-confirm]:not(:disabled)")
-    assert eve.evaluate(LOW_CONTRAST, "main") == []
+def test_euchre_s_hand_reads_in_both_themes(server, new_phone):
+    eve = seated(new_phone, server, "euchre", ("Eve", "Finn", "Gus", "Hal"), name="Eve")
+    for theme in ("dark", "light"):
+        with looking_at(f"the {theme} theme"):
+            themed(eve, theme)
+            if theme == "dark":
+                eve.click("#board .maker[data-maker='Eve']")
+                eve.click("#board [data-tricks='5']")
+            eve.wait_for_selector("#board [data-confirm]:not(:disabled)")
+            assert eve.evaluate(SCHEME) == theme
+            assert eve.evaluate(LOW_CONTRAST, "main") == []
 
 
 # --- tap targets --------------------------------------------------------------------------------
@@ -425,18 +476,20 @@ SMALL_TAPS = """() => [...document.querySelectorAll('main :is(button, a, summary
     .map(([el, box]) => `${el.tagName.toLowerCase()}.${el.className} ${box.width.toFixed(1)}×${box.height.toFixed(1)}`)"""
 
 
-@pytest.mark.parametrize("players, viewport", [(("Anna", "Ben"), PHONE["viewport"]),
-                                               (("Anna", "Ben", "Cleo"), PHONE["viewport"]),
-                                               (("Anna", "Ben", "Cleo"), {"width": 320, "height": 568})],
-                         ids=["two at 360", "three at 360", "three at 320"])
-def test_every_tap_of_escalero_s_turn_is_a_thumb_wide(server, new_phone, players, viewport):
+def test_every_tap_of_escalero_s_turn_is_a_thumb_wide(server, new_phone):
     """44×44 CSS pixels at least, for every control of a turn: at a table of three this phone's
-    cells were 34 px wide on a 360 px phone (30 on a 320×568 one), the nine columns shared alike."""
-    anna = seated(new_phone, server, "escalero", players, viewport=viewport)
-    anna.wait_for_selector("#tray .faces")
-    tap_dice(anna, "44422")
-    anna.wait_for_selector("#board button.cell[data-lit]")
-    assert anna.evaluate(SMALL_TAPS) == []
+    cells were 34 px wide on a 360 px phone (30 on a 320×568 one), the nine columns shared alike.
+    A table of two at 360 px; a table of three at 360 px, its page then on a 320×568 screen."""
+    for players, viewports in [(("Anna", "Ben"), [PHONE["viewport"]]),
+                               (("Anna", "Ben", "Cleo"), [PHONE["viewport"], {"width": 320, "height": 568}])]:
+        anna = seated(new_phone, server, "escalero", players, viewport=viewports[0])
+        anna.wait_for_selector("#tray .faces")
+        tap_dice(anna, "44422")
+        anna.wait_for_selector("#board button.cell[data-lit]")
+        for viewport in viewports:
+            with looking_at(f"{len(players)} players at {viewport['width']}×{viewport['height']}"):
+                anna.set_viewport_size(viewport)
+                assert anna.evaluate(SMALL_TAPS) == []
 
 
 def test_a_one_column_pad_of_three_keeps_this_phone_s_column_as_wide_as_the_others(server, new_phone):
