@@ -125,7 +125,7 @@ def parts(ctx: TableContext, base: int, change: int, tapped: Any = None, answer:
         return None
     played = ctx.played
     game = screen(played.row["game"])
-    # steps of the turn being entered (its draft: a throw kept, an escoba tapped), which the
+    # steps of the turn being entered (its draft: a throw kept, a point tallied), which the
     # game says the parts of; with no entry among the changes, they alone
     stepped = []
     if any(event_id is None for _, event_id, _ in rows):

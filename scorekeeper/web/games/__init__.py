@@ -45,7 +45,7 @@ class Screen:
     # generic. None: the game whole
     ended: tuple[tuple, ...] | None = None
     # `drafted(ctx, played)`: the board's parts a step of the turn being entered changes (the
-    # game's draft: a throw kept, an escoba tapped), besides the stamp; None: the whole board
+    # game's draft: a throw kept, a point tallied), besides the stamp; None: the whole board
     drafted: Callable[[Any, Any], list[tuple]] | None = None
     # how a tray answer is swapped: a tray whose fields are typed in while the server checks
     # them morphs ("outerMorph"), keeping the caret
