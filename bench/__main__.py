@@ -146,6 +146,13 @@ def verdicts(results: dict, smoke: bool) -> list[dict]:
                         "≤ 1 KB", figure <= 1000)
             row("weight", "mid-game entries sent as parts (answer and update)", weight["mid_as_parts"], "",
                 weight["mid_entries"])
+        for game, seen in weight.get("games", {}).items():  # bench/answers.py: the Flask client's gzip, no framing
+            row("weight", f"{game}: an entry's answer mid-game max (p50 {seen['entry_mid_p50']} B)",
+                seen["entry_mid_max"] / 1000, "KB", None, "≤ 1 KB", seen["entry_mid_max"] <= 1000,
+                f"{seen['mid_over_1kb']} of {seen['entries'] - 2} over; first {seen['entry_first']} B, last {seen['entry_last']} B")
+            if "steps" in seen:
+                row("weight", f"{game}: a step of a turn's answer max (p50 {seen['step_p50']} B)", seen["step_max"] / 1000,
+                    "KB", None, "≤ 1 KB", seen["step_max"] <= 1000, f"{seen['steps']} steps")
         ok = weight["first_load_mid_game"]["static_all_gzip"] and weight["first_load_mid_game"]["static_cached_a_year"]
         row("weight", "static files gzip + cached a year", 1 if ok else 0, "", None, "yes", ok)
     taps = results.get("taps")

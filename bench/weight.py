@@ -16,6 +16,7 @@ import re
 import shutil
 import zlib
 
+from . import answers
 from .common import Connection, Instance, Server, escalero_plan, form, post_headers, summary
 
 BROWSER = {"Accept-Encoding": "gzip, deflate, br", "Accept": "text/html,*/*"}
@@ -189,6 +190,8 @@ def run(work: str, players: int = 4, mid_game: int = 40, log=print) -> dict:
         "baseline": base,
         "ratio_first_load": first_mid["total_wire"] / base["htmx_page_wire"],
         "ratio_entry_p50": summary(m["wire"] for m in made)["p50"] / base["hello_wire"],
+        # every game's answers, entries and steps, through the Flask client (bench/answers.py)
+        "games": answers.run(work, log),
     }
     log(f"  page weight: first load {first_mid['total_wire'] / 1024:.1f} KiB (mid-game) · entry p50 "
         f"{out['entry_wire']['p50']} B, max {out['entry_wire']['max']} B · mid-game entry p50 "

@@ -1,0 +1,95 @@
+"""Every game's answers on the wire (issue 26: an entry's answer ≤ 1 KB; `weight` measures
+Escalero's over the network): a whole game of each game's board log (tests/games/<game>.py,
+`BOARD_LOG`) entered by the host as its phone posts it, through the Flask client, and the gzip
+size of each answer — an entry's, and a step's of a turn where the game keeps one (a throw
+kept, an escoba tapped: posted before the entry that ends it, as the tray does). Mid-game
+leaves out the game's first entry (it also carries the join form and the seat list) and its
+last (the settlement)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import shutil
+from pathlib import Path
+
+from .common import ROOT
+
+LOGS = Path(ROOT) / "tests" / "logs"
+
+
+def kept_indexes(dice: list[int], keep: list[int]) -> list[str]:
+    """The tray's `keep` fields for these kept faces: their places among the sorted dice."""
+    rest, found = list(keep), []
+    for index, face in enumerate(sorted(dice)):
+        if face in rest:
+            rest.remove(face)
+            found.append(str(index))
+    return found
+
+
+def throw_fields(throw: dict) -> dict:
+    return {"dice": ",".join(map(str, throw["dice"])), "keep": kept_indexes(throw["dice"], throw["keep"])}
+
+
+def kaques(phone, token: str, event: dict) -> tuple[list, object]:
+    """A turn thrown throw by throw: each throw but the last kept and thrown again (a step),
+    the last banked (the entry); a total typed in one go, the entry alone."""
+    throws = event.get("throws")
+    if not throws:
+        return [], phone.enter(token, event)
+    steps = [phone.write(f"/t/{token}/kaques/turn", {"action": "again", **throw_fields(throw)}) for throw in throws[:-1]]
+    return steps, phone.write(f"/t/{token}/kaques/turn", {"action": "stop", **throw_fields(throws[-1])})
+
+
+def escoba(phone, token: str, event: dict, sides: list[str]) -> tuple[list, object]:
+    """A round: each escoba tapped on the board as it was made (a step), then the round."""
+    steps = [phone.write(f"/t/{token}/escoba/escobas", {"side": str(i), "delta": "1"})
+             for i, side in enumerate(sides) for _ in range(event["sides"].get(side, {}).get("escobas", 0))]
+    return steps, phone.enter(token, event)
+
+
+def run(work: str, log=print) -> dict:
+    from scorekeeper import create_app
+    from scorekeeper.games import GAMES
+    from tests.games import SUPPORT
+    from tests.support import Phone
+
+    path = os.path.join(work, "answers")
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path)
+    app = create_app({"TESTING": True, "DATABASE": os.path.join(path, "answers.db"), "SECRET_KEY": "bench"})
+    out = {}
+    for game in GAMES:
+        doc = json.loads((LOGS / game / f"{SUPPORT[game].BOARD_LOG}.json").read_text())
+        host = Phone(app)
+        token = host.open_table(doc["game"], players=doc["players"], **doc["rules"])
+        Phone(app).join(token, doc["players"][0])
+        entries, steps, refused = [], [], 0
+        for event in doc["events"]:
+            event = {k: v for k, v in event.items() if k not in ("at", "by")}
+            if game == "kaques":
+                made, answer = kaques(host, token, event)
+            elif game == "escoba" and event.get("type") == "round":
+                made, answer = escoba(host, token, event, list(event["sides"]))  # the log's sides in seat order
+            else:
+                made, answer = [], host.enter(token, event)
+            for response in [*made, answer]:
+                refused += response.status_code != 200
+            steps += [len(gzip.compress(r.get_data())) for r in made if r.status_code == 200]
+            entries.append(len(gzip.compress(answer.get_data())) if answer.status_code == 200 else None)
+        mid = sorted(size for size in entries[1:-1] if size is not None)
+        row = {"log": SUPPORT[game].BOARD_LOG, "entries": len(entries), "refused": refused,
+               "entry_mid_p50": mid[len(mid) // 2] if mid else None, "entry_mid_max": mid[-1] if mid else None,
+               "entry_first": entries[0], "entry_last": entries[-1],
+               "mid_over_1kb": sum(size > 1000 for size in mid)}
+        if steps:
+            steps.sort()
+            row.update(steps=len(steps), step_p50=steps[len(steps) // 2], step_max=steps[-1])
+        out[game] = row
+        log(f"  answers {game}: entry mid-game p50 {row['entry_mid_p50']} B, max {row['entry_mid_max']} B"
+            + (f" · step p50 {row['step_p50']} B, max {row['step_max']} B" if steps else "")
+            + (f" · {refused} refused" if refused else ""))
+    shutil.rmtree(path, ignore_errors=True)
+    return out
