@@ -1549,51 +1549,80 @@ def fold(game_row: dict, history: list[Recorded], last_event_id: int, cooperativ
 # --- the evening's ledger -----------------------------------------------------------------
 
 
+EVENING_TABLES = 24  # tables an evening's ledger walks back through at most
+
+
+def evening_tables(db: sqlite_utils.Database, table_id: int) -> list[int]:
+    """The tables of the evening that goes on at `table_id`: it, and the tables whose settlement
+    opened it (`tables.next_table`, `follow_on`), and theirs, back to where the evening began;
+    oldest first. A next table is always opened after its table, so the walk ends."""
+    rows = db.execute(
+        "WITH RECURSIVE evening(id, depth) AS (SELECT ?, 0 UNION "
+        "SELECT t.id, e.depth + 1 FROM tables t JOIN evening e ON t.next_table = e.id "
+        "WHERE t.id < e.id AND e.depth < ?) SELECT id FROM evening ORDER BY id",
+        [table_id, EVENING_TABLES - 1]).fetchall()
+    return [table for (table,) in rows]
+
+
 def ledger(db: sqlite_utils.Database, table_id: int) -> dict:
-    """Money per side over the table's finished games and the imported games its host confirmed
-    were played there (a claim that still stands: `Claim.counts`), and who pays whom once for
-    all; worked out once per change of the table and of those games (issue 25: a table of
-    hundreds of games folded each on every history page and finished board)."""
+    """Money per side over the finished games of the evening's tables (this one and those it
+    went on from: `evening_tables`) and the imported games their hosts confirmed were played
+    there (a claim that still stands: `Claim.counts`), and who pays whom once for all; worked
+    out once per change of those tables and games (issue 25: a table of hundreds of games
+    folded each on every history page and finished board). An evening that went on at another
+    game's table counted there only that table's games: who pays whom tonight left out the
+    money won at the first table."""
+    tables = evening_tables(db, table_id)
+    marks = ", ".join("?" * len(tables))
     # a confirmed game changed at its own table no longer counts: no change of this table says so
     claimed = tuple(db.execute(
         "SELECT c.game_id, c.last_event = (SELECT coalesce(max(e.id), 0) FROM events e WHERE e.game_id = c.game_id) "
-        "FROM claims c WHERE c.table_id = ? AND c.status = 'confirmed' ORDER BY c.id", [table_id]))
-    key = ("ledger", table_id, store.last_change(db, table_id), claimed)
+        f"FROM claims c WHERE c.table_id IN ({marks}) AND c.status = 'confirmed' ORDER BY c.id", tables))
+    changes = tuple(store.last_change(db, table) for table in tables)
+    key = ("ledger", table_id, tuple(tables), changes, claimed)
     found = db.folds.derived.get(key)
     if found is None:
-        found = _ledger(db, table_id, [game_id for game_id, stands in claimed if stands])
+        found = _ledger(db, table_id, tables, [game_id for game_id, stands in claimed if stands])
         if not db.conn.in_transaction:
             db.folds.derived.put(key, found)
     return found
 
 
-def _ledger(db: sqlite_utils.Database, table_id: int, claimed: list[int]) -> dict:
+def _ledger(db: sqlite_utils.Database, table_id: int, tables: list[int], claimed: list[int]) -> dict:
     totals: dict[str, int] = {}
-    currency, games, claims, apart = None, 0, 0, 0
+    currency, games, claims, apart, earlier = None, 0, 0, 0, set()
     # a table of many games: the worker's other requests go on between their folds (every few
     # ms, not every game: a game's last entry reads the ledger of its table, whose games are
     # folded already, and each chance came back 15–50 ms later under an attack: issue 25)
     pace = Pace()
-    rows = games_of(db, table_id) + [db["games"].get(game_id) for game_id in claimed]
-    seat_of = _names_at(db, table_id, spell=str) if claimed else str
+    # this table's games first: their currency is the evening's (an earlier table's, or an imported
+    # game's, in another is left out)
+    rows = [*games_of(db, table_id), *(row for table in reversed(tables) if table != table_id
+                                       for row in games_of(db, table)),
+            *(db["games"].get(game_id) for game_id in claimed)]
+    # a name as this table's seat spells it: an imported log's "anna", an earlier table's "ANNA"
+    seat_of = _names_at(db, table_id, spell=str) if claimed or len(tables) > 1 else str
     for row in rows:
         if not db.conn.in_transaction:
             pace()
         played = load(db, row)
         if not played.finished or "money" not in (played.result or {}):
             continue
-        own = row["table_id"] == table_id
-        if not own and currency not in (None, played.result.get("currency")):
+        here = row["table_id"] == table_id
+        own = row["table_id"] in tables
+        if not here and currency not in (None, played.result.get("currency")):
             apart += 1  # money in another currency is not added to this evening's
             continue
         currency = played.result.get("currency", currency)
         games += 1
         claims += 0 if own else 1
+        if own and not here:
+            earlier.add(row["table_id"])
         for side, amount in played.result["money"].items():
-            side = side if own else seat_of(side)  # an imported log's "anna" is the seat's "Anna"
+            side = side if here else seat_of(side)
             totals[side] = totals.get(side, 0) + text_cents(amount)
     return {"currency": currency, "cents": totals, "games": games, "claims": claims, "apart": apart,
-            "transfers": fewest_transfers(totals) if totals else []}
+            "tables": len(earlier), "transfers": fewest_transfers(totals) if totals else []}
 
 
 # --- moving games in and out ----------------------------------------------------------------

@@ -256,6 +256,12 @@ def m012_the_evening_goes_on(db: sqlite_utils.Database) -> None:
     db["tables"].add_column("next_after_game", int)
 
 
+@migrations()
+def m013_the_evening_s_tables(db: sqlite_utils.Database) -> None:
+    # the tables an evening came from, walked back from its last (service.evening_tables)
+    db["tables"].create_index(["next_table"])
+
+
 def connect(path: str, folds: FoldCache | None = None, limits: dict[str, Any] | None = None,
             node: str = "") -> Database:
     """A connection with the durability settings every process must use; `folds`, the fold

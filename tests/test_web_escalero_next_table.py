@@ -190,3 +190,43 @@ def test_the_phone_that_opens_the_next_table_sits_there_under_its_name(app, phon
         devices = {name: seat_of(app, new, name)["device"] for name in NAMES}
         assert [name for name, device in devices.items() if device] == ([seated] if seated else [])
         assert ("Are you playing too?" in board(opener, f"/t/{new}")) is (seated is None)
+
+
+def ledger_of(page: str) -> dict[str, str]:
+    """The evening's ledger on a settlement or the history page: name → money."""
+    found = re.search(r'<ul class="ledger">(.*?)</ul>', page, re.S)
+    return dict(re.findall(r"<li><span>([^<]+)</span> <b[^>]*>([^<]+)</b></li>", found.group(1))) if found else {}
+
+
+def test_who_pays_whom_tonight_adds_up_the_tables_the_evening_went_on_from(app, phone):
+    """The evening went on at a new table from the settlement (its Escalero at €0.10, then
+    another), and the last settlement's "Who pays whom tonight" counted the last table's games
+    only: Íñigo's winnings at the first table were gone from the evening. It adds up the tables
+    the evening went on from; a table opened without following the evening does not."""
+    host, page = finished_game(phone, "en")
+    token = re.search(r'/t/([^/"]+)/', page).group(1)
+    opened = host.post("/new/escalero", {"player": list(NAMES), "rule_columns": "1", "rule_stake": "0.10",
+                                         "after": token}, fetch=False)
+    new = opened.headers["Location"].rsplit("/", 1)[-1]
+    for row in ("1", "2", "3", "4", "5", "6", "S", "F", "P", "G"):  # Lena wins this one
+        for name in NAMES:
+            value = (int(row) * 2 if row in "123456" else 0) if name == "Lena" else 0
+            assert host.enter(new, {"type": "score", "player": name, "column": 1, "row": row,
+                                    "value": value}).status_code == 200
+    first, second = game_of(app, token).result["money"], game_of(app, new).result["money"]
+    last = board(host, f"/t/{new}")
+    assert "The evening's ledger" in last and "Who pays whom tonight" in last
+    cents = {name: round(100 * (float(first[name]) + float(second[name]))) for name in NAMES}
+    shown = {name: round(100 * float(money.replace("€", "").replace("+", "").replace("−", "-")))
+             for name, money in ledger_of(last).items()}
+    assert shown == cents, (shown, first, second)
+    assert cents["Íñigo"] > 0 and cents["Lena"] != round(100 * float(second["Lena"]))
+    history = board(host, f"/t/{new}/history")
+    assert ledger_of(history) == ledger_of(last)
+    assert "It includes the games of 1 table the evening went on from." in history
+    # the first table's own ledger is its own: the evening went on from it, not to it
+    assert "Who pays whom tonight" not in board(host, f"/t/{token}")
+    # a table opened without following the evening counts its own games alone
+    other = host.post("/new/escalero", {"player": list(NAMES), "rule_columns": "1", "rule_stake": "0.10"},
+                      fetch=False).headers["Location"].rsplit("/", 1)[-1]
+    assert "went on from" not in board(host, f"/t/{other}/history")

@@ -564,7 +564,7 @@ def test_a_table_of_many_games_shows_them_a_page_at_a_time(phone, app, monkeypat
     given = []
     for module in (gamelog, service):
         monkeypatch.setattr(module, "cooperate", lambda: given.append(1))
-    assert service._ledger(db, table_id, []) == service.ledger(db, table_id)  # worked out again
+    assert service._ledger(db, table_id, [table_id], []) == service.ledger(db, table_id)  # worked out again
     assert given == []
 
 
