@@ -19,17 +19,9 @@ from .common import ROOT
 LOGS = Path(ROOT) / "tests" / "logs"
 
 
-def kept_indexes(dice: list[int], keep: list[int]) -> list[str]:
-    """The tray's `keep` fields for these kept faces: their places among the sorted dice."""
-    rest, found = list(keep), []
-    for index, face in enumerate(sorted(dice)):
-        if face in rest:
-            rest.remove(face)
-            found.append(str(index))
-    return found
-
-
 def throw_fields(throw: dict) -> dict:
+    from tests.games.kaques import kept_indexes
+
     return {"dice": ",".join(map(str, throw["dice"])), "keep": kept_indexes(throw["dice"], throw["keep"])}
 
 

@@ -18,6 +18,7 @@ from flask_babel import force_locale
 from scorekeeper.cli import cli
 from scorekeeper.games import kaques
 from scorekeeper.web.games.kaques import _nice_ceiling, chance
+from tests.games.kaques import kept_indexes
 from tests.support import form_fields, writes
 from tests.test_web_board import answered, parts_make_the_board, replaced
 
@@ -35,16 +36,6 @@ def table(phone):
 
 def T(dice, keep):
     return {"dice": dice, "keep": keep}
-
-
-def kept_indexes(dice, keep):
-    """The tray's `keep` checkboxes for these kept faces: their places among the sorted dice."""
-    rest, found = list(keep), []
-    for index, face in enumerate(sorted(dice)):
-        if face in rest:
-            rest.remove(face)
-            found.append(str(index))
-    return found
 
 
 def step(device, token, action, throw=None, change=None, **fields):

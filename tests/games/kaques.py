@@ -116,3 +116,16 @@ CRASH_LOGS = ("to-10000-quick-totals", "to-1000-three-players-mixed")
 
 def largest_events(most: int):
     return repeated_log("kaques/to-1000-two-players.json", {"target": 10 ** 9}, most)
+
+
+# --- a throw as the tray posts it (tests/test_web_kaques.py, bench/answers.py) -------------------------
+
+
+def kept_indexes(dice, keep) -> list[str]:
+    """The tray's `keep` checkboxes for these kept faces: their places among the sorted dice."""
+    rest, found = list(keep), []
+    for index, face in enumerate(sorted(dice)):
+        if face in rest:
+            rest.remove(face)
+            found.append(str(index))
+    return found
