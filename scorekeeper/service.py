@@ -282,6 +282,8 @@ def write(db: sqlite_utils.Database, table: dict | None, who: Viewer | None,
                                      who.device if who else None, change.noted)
                     if change.game_changed and change.table.get("imported"):
                         _claimed_tables_changed(db, change.table["id"], who)
+                    if change.table.get("next_table") and _settled_changed(change):
+                        _later_tables_changed(db, change.table, who)
             # committed: the game as the entry left it is the fold the answer and the live
             # updates read (issue 26: not read again and its entry applied a second time)
             after = None
@@ -296,6 +298,28 @@ def write(db: sqlite_utils.Database, table: dict | None, who: Viewer | None,
         except Deferred as deferred:  # rolled back: the long check runs without the lock, then again
             deferred.check()
     raise AssertionError("the last attempt defers nothing")
+
+
+def _settled_changed(change: Write) -> bool:
+    """Whether a write may have changed the money of a finished game: a correction or an undo,
+    or the entry that ends a game."""
+    if any(kind in ("correct", "undo") for kind in change.kinds):
+        return True
+    if change.after is None or change.events != [change.after[1].id]:
+        return False
+    before, _, state = change.after
+    return bool(before.engine.result(state).get("finished"))
+
+
+def _later_tables_changed(db: sqlite_utils.Database, table: dict, who: Viewer | None) -> None:
+    """A finished game's money changed at a table the evening went on from: the tables after it
+    (`tables.next_table`), whose ledgers add it up (`ledger`), change too, and their phones get
+    the board again — the last settlement's "who pays whom tonight" with it."""
+    later, seen = table.get("next_table"), 0
+    while later and seen < EVENING_TABLES:
+        changed(db, later, None, who.device if who else None)
+        row = db.execute("SELECT next_table FROM tables WHERE id = ?", [later]).fetchone()
+        later, seen = (row[0] if row and row[0] and row[0] > later else None), seen + 1
 
 
 def _claimed_tables_changed(db: sqlite_utils.Database, table_id: int, who: Viewer | None) -> None:

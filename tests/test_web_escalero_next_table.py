@@ -226,6 +226,14 @@ def test_who_pays_whom_tonight_adds_up_the_tables_the_evening_went_on_from(app, 
     assert "It includes the games of 1 table the evening went on from." in history
     # the first table's own ledger is its own: the evening went on from it, not to it
     assert "Who pays whom tonight" not in board(host, f"/t/{token}")
+    # its host takes its last entry back: its game is over no more, and the last table's phones
+    # get their board again, whose ledger no longer counts it
+    seen = host.board_change(new)
+    last_entry = game_of(app, token).entries[-1][0].id
+    assert host.write(f"/t/{token}/undo", {"target": str(last_entry)}).status_code == 200
+    assert int(host.board_change(new)) > int(seen)
+    again = board(host, f"/t/{new}")
+    assert "Who pays whom tonight" not in again  # one game with money left: its own settlement says it
     # a table opened without following the evening counts its own games alone
     other = host.post("/new/escalero", {"player": list(NAMES), "rule_columns": "1", "rule_stake": "0.10"},
                       fetch=False).headers["Location"].rsplit("/", 1)[-1]
