@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import enter_for_all, open_table, seat, sit
+from .conftest import again, enter_for_all, looking_at, open_table, seat, sit
 
 SHOTS = os.environ.get("EUCHRE_SHOTS")  # a folder: keep screenshots of the screens
 
@@ -258,27 +258,29 @@ def test_the_hand_s_confirm_is_in_view_once_its_tricks_are_tapped(server, new_ph
     expect(anna.locator("#stamp")).to_have_attribute("data-entries", "1")
 
 
-@pytest.mark.parametrize("locale, viewport", [("pl-PL", {"width": 360, "height": 740}),
-                                              ("de-AT", {"width": 320, "height": 568})])
-def test_who_deals_and_who_leads_stays_above_the_tray(server, new_phone, locale, viewport):
+def test_who_deals_and_who_leads_stays_above_the_tray(server, new_phone):
     """A Polish phone, Anna's, entering a hand: "Rozdanie 1  Rozdajesz · wychodzi Ben" takes
     two lines, and once Anna was tapped as maker and 1 as the makers' tricks the tray (at most
     70 % of the screen, stuck to its foot) covered the second, "Ben", the one who leads (on a
     320×568 phone the whole line, in any language). Who deals and who leads stays in view,
-    above the tray, at every step of the hand."""
+    above the tray, at every step of the hand. One table, Anna's seat on a Polish 360×740
+    phone and on a German 320×568 one."""
     link = open_table(new_phone(), server, "euchre", ("Anna", "Ben", "Cleo", "Dora"))
-    anna = seat(new_phone, link, ("Anna",), ready="#tray .maker", viewport=viewport, locale=locale,
-                extra_http_headers={"Accept-Language": locale})["Anna"]
-
-    deal_line_above_tray(anna)
-    anna.locator("#tray .maker[data-maker='Anna']").tap()
-    expect(anna.locator("#tray [data-lone]")).to_have_count(3)  # Anna, Ben, Dora: who went alone
-    deal_line_above_tray(anna)
-    anna.locator("#tray [data-tricks='1']").tap()
-    expect(anna.locator("#tray [data-confirm]")).to_be_visible()
-    if locale == "pl-PL":
-        expect(anna.locator("#board .deal-line")).to_have_text(re.compile(r"Rozdajesz · wychodzi Ben"))
-    deal_line_above_tray(anna)
+    first = None
+    for locale, viewport in [("pl-PL", {"width": 360, "height": 740}), ("de-AT", {"width": 320, "height": 568})]:
+        with looking_at(f"{locale} at {viewport['width']}×{viewport['height']}"):
+            phone = {"viewport": viewport, "locale": locale, "extra_http_headers": {"Accept-Language": locale}}
+            anna = first = (again(new_phone, first, ready="#tray .maker", **phone) if first
+                            else seat(new_phone, link, ("Anna",), ready="#tray .maker", **phone)["Anna"])
+            deal_line_above_tray(anna)
+            anna.locator("#tray .maker[data-maker='Anna']").tap()
+            expect(anna.locator("#tray [data-lone]")).to_have_count(3)  # Anna, Ben, Dora: who went alone
+            deal_line_above_tray(anna)
+            anna.locator("#tray [data-tricks='1']").tap()
+            expect(anna.locator("#tray [data-confirm]")).to_be_visible()
+            if locale == "pl-PL":
+                expect(anna.locator("#board .deal-line")).to_have_text(re.compile(r"Rozdajesz · wychodzi Ben"))
+            deal_line_above_tray(anna)
 
 
 PARTNERS = ("Anna", "Bartholomew", "Cleo", "Dora")
@@ -465,29 +467,32 @@ def test_the_new_table_form_follows_the_form_chosen(server, new_phone):
     expect(host.locator("#board")).to_contain_text("Gus")
 
 
-@pytest.mark.parametrize("width", [360, 320])
-def test_the_end_of_a_three_handed_game_keeps_each_name_s_words_whole(server, new_phone, width):
+def test_the_end_of_a_three_handed_game_keeps_each_name_s_words_whole(server, new_phone):
     """The figures at the end of a three-handed game gave each name a fifth of a 360 px phone
     beside the figures' labels: "Bartholomew" broke letter by letter ("Barthol" over "omew"). Each
     figure's label stands over its numbers now, the names share the width, wrap at their spaces
-    and a word too long for its column ends in an ellipsis; a number is one line."""
+    and a word too long for its column ends in an ellipsis; a number is one line. One game's
+    end, on a 360 px screen, then the same page on a 320 px one."""
     names = ("Bartholomew", "Maximiliane", "Wolfgang Amadeus")
-    host = new_phone(viewport={"width": width, "height": 740})
+    host = new_phone(viewport={"width": 360, "height": 740})
     link = open_form(host, server, names, "three-handed")
     enter_for_all(host, link.rsplit("/", 1)[-1], [{"type": "hand", "maker": names[0], "tricks": 5}] * 4)
     host.reload()
     host.wait_for_selector("#board .settle .euchre-stats")
-    cells = host.locator("#board .euchre-stats").evaluate("""table => [...table.querySelectorAll('th, td')].map((cell) => {
-        const range = document.createRange(); range.selectNodeContents(cell);
-        return {text: cell.textContent.trim(), lines: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size,
-                cut: cell.scrollWidth > cell.clientWidth, ellipsis: getComputedStyle(cell).textOverflow === 'ellipsis'}; })""")
-    heads = [cell for cell in cells if cell["text"] in names]
-    assert len(heads) == 3
-    for cell in cells:
-        assert cell["lines"] <= len(cell["text"].split()), cell  # never a line inside a word
-        assert not cell["cut"] or cell["ellipsis"], cell
-    if width == 360:
-        assert not any(cell["cut"] for cell in heads), heads  # whole at 360
-    numbers = [cell for cell in cells if cell["text"].isdigit()]
-    assert numbers and all(cell["lines"] == 1 and not cell["cut"] for cell in numbers), numbers
-    assert host.evaluate("document.documentElement.scrollWidth") <= width
+    for width in (360, 320):
+        with looking_at(f"{width} px"):
+            host.set_viewport_size({"width": width, "height": 740})
+            cells = host.locator("#board .euchre-stats").evaluate("""table => [...table.querySelectorAll('th, td')].map((cell) => {
+                const range = document.createRange(); range.selectNodeContents(cell);
+                return {text: cell.textContent.trim(), lines: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size,
+                        cut: cell.scrollWidth > cell.clientWidth, ellipsis: getComputedStyle(cell).textOverflow === 'ellipsis'}; })""")
+            heads = [cell for cell in cells if cell["text"] in names]
+            assert len(heads) == 3
+            for cell in cells:
+                assert cell["lines"] <= len(cell["text"].split()), cell  # never a line inside a word
+                assert not cell["cut"] or cell["ellipsis"], cell
+            if width == 360:
+                assert not any(cell["cut"] for cell in heads), heads  # whole at 360
+            numbers = [cell for cell in cells if cell["text"].isdigit()]
+            assert numbers and all(cell["lines"] == 1 and not cell["cut"] for cell in numbers), numbers
+            assert host.evaluate("document.documentElement.scrollWidth") <= width
