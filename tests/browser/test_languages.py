@@ -16,7 +16,7 @@ from babel.support import Translations
 
 from scorekeeper.games import GAMES
 
-from .conftest import sit
+from .conftest import looking_at, sit
 from .test_escalero import open_table as open_escalero
 
 TRANSLATIONS = Path(__file__).resolve().parents[2] / "scorekeeper" / "translations"
@@ -207,27 +207,29 @@ def test_last_weeks_escalero_settles_on_a_german_phone(server, new_phone, words)
     assert phone.locator("#board .who").count() == 0
 
 
-@pytest.mark.parametrize("locale", ["en-GB", "de-AT", "es-ES", "pl-PL"])
-def test_every_choice_on_a_new_table_form_reads_beside_its_button(server, new_phone, locale):
+def test_every_choice_on_a_new_table_form_reads_beside_its_button(server, new_phone):
     """A named choice (Yatzy's card, Escalero's seating and dice, Euchre's deck) is a radio
     and its words: on a 360 px phone the words start on the radio's line and wrap beside it.
-    They went under the radio whenever they were longer than the rest of the line."""
-    phone = new_phone(locale=locale)
-    seen = 0
-    for game in GAMES:
-        phone.goto(f"{server.url}/new/{game}")
-        for label in phone.locator("label.check").all():
-            radio = label.locator("input[type=radio]").bounding_box()
-            words = label.evaluate("""label => {
-                const text = [...label.childNodes].find(n => n.nodeType === 3 && n.textContent.trim());
-                const range = document.createRange(); range.selectNodeContents(text);
-                const first = range.getClientRects()[0];
-                return {left: first.left, top: first.top, bottom: first.bottom}; }""")
-            assert words["left"] > radio["x"] + radio["width"], (game, label.inner_text())
-            assert words["top"] <= radio["y"] + radio["height"] / 2 <= words["bottom"], (game, label.inner_text())
-            seen += 1
-    assert seen >= 8
-    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    They went under the radio whenever they were longer than the rest of the line. A phone
+    in each language."""
+    for locale in ("en-GB", "de-AT", "es-ES", "pl-PL"):
+        with looking_at(locale):
+            phone = new_phone(locale=locale)
+            seen = 0
+            for game in GAMES:
+                phone.goto(f"{server.url}/new/{game}")
+                for label in phone.locator("label.check").all():
+                    radio = label.locator("input[type=radio]").bounding_box()
+                    words = label.evaluate("""label => {
+                        const text = [...label.childNodes].find(n => n.nodeType === 3 && n.textContent.trim());
+                        const range = document.createRange(); range.selectNodeContents(text);
+                        const first = range.getClientRects()[0];
+                        return {left: first.left, top: first.top, bottom: first.bottom}; }""")
+                    assert words["left"] > radio["x"] + radio["width"], (game, label.inner_text())
+                    assert words["top"] <= radio["y"] + radio["height"] / 2 <= words["bottom"], (game, label.inner_text())
+                    seen += 1
+            assert seen >= 8
+            assert phone.evaluate("document.documentElement.scrollWidth") <= 360
 
 
 def imported(new_phone, server, words, lang: str, log):
