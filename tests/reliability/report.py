@@ -191,10 +191,12 @@ ROWS = [
      "refused; {changed_claims_refused} changed games refused; {codes_guessed_refused} code guesses held back"),
     ("Without a proxy, one address cannot take every connection or the CPU: past 64 connections "
      "a worker its connections get a 429 at once (slowloris, bodies never sent), past 10 requests "
-     "a second (a burst of 20) its requests get a 429 after a second's wait; other phones are "
+     "a second (a burst of 20) its requests get a 429 after a second's wait, a page's files counted "
+     "apart (20 a second, a burst of 100: a pub's phones behind one router); other phones are "
      "served meanwhile. Behind a trusted proxy, the proxy's limits do this.",
      [R + "test_internet.py::test_one_address_cannot_hold_every_connection",
       R + "test_internet.py::test_one_address_cannot_take_the_cpu",
+      R + "test_internet.py::test_a_page_s_files_have_a_rate_of_their_own",
       R + "test_internet.py::test_the_caps_are_off_behind_a_trusted_proxy"], "moderation",
      "past the cap: {slow_connections_refused} half-sent connections refused; past the rate: "
      "{flood_requests_refused} refused"),
