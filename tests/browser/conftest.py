@@ -33,6 +33,17 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if str(item.path).startswith(here + os.sep):
             item.add_marker(pytest.mark.browser)
+    # the longest files first: each goes whole to one process (make test's --dist loadfile), in
+    # the order collected, and the longest (the trays, the whole games of taps), collected last
+    # by their names, ran on one process while the others had nothing left
+    items.sort(key=lambda item: LONGEST_FIRST.index(item.path.name) if item.path.name in LONGEST_FIRST
+               else len(LONGEST_FIRST))
+
+
+# the browser test files by their time alone, longest first (stop 51: --durations of a whole run)
+LONGEST_FIRST = ["test_trays.py", "test_accessibility.py", "test_escalero.py", "test_turn.py", "test_yatzy.py",
+                 "test_euchre.py", "test_pages.py", "test_languages.py", "test_refused_for_now.py",
+                 "test_escoba.py", "test_sideways.py", "test_kaques.py", "test_network.py", "test_long_names.py"]
 
 
 @pytest.fixture(scope="module")
