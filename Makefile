@@ -60,7 +60,8 @@ proxy:
 # with one per core a core stood idle a fifth of the time (a process waiting on a server it
 # started, on chromium, on a kill -9), and on two cores the run was 47 s shorter so (part one
 # 3:09 -> 2:51, each test sent to the first free process; browser 6:10 -> 5:41, a file's tests
-# in one process, as they share its server and chromium). Every part of one run adds to the
+# in one process, as they share its server and chromium, the longest files first:
+# tests/browser/conftest.py). Every part of one run adds to the
 # same reliability figures. Bytecode is written even where the environment says not to: each
 # pytest process then finds the test modules' assertions rewritten already (collecting took
 # 7 s a process, 2 s so)
