@@ -1,5 +1,5 @@
-"""Every game's answers on the wire (issue 26: an entry's answer ≤ 1 KB; `weight` measures
-Escalero's over the network): a whole game of each game's board log (tests/games/<game>.py,
+"""Every game's answers, as gzip bodies (issue 26: an entry's answer ≤ 1 KB; `weight` measures
+Escalero's over the network, headers included): a whole game of each game's board log (tests/games/<game>.py,
 `BOARD_LOG`) entered by the host as its phone posts it, through the Flask client, and the gzip
 size of each answer — an entry's, and a step's of a turn where the game keeps one (a throw
 kept, an escoba tapped: posted before the entry that ends it, as the tray does). Mid-game
