@@ -27,12 +27,17 @@ def throw_fields(throw: dict) -> dict:
 
 def kaques(phone, token: str, event: dict) -> tuple[list, object]:
     """A turn thrown throw by throw: each throw but the last kept and thrown again (a step),
-    the last banked (the entry); a total typed in one go, the entry alone."""
+    the last banked (the entry); a total typed in one go, the entry alone. Each posted with the
+    tray's fields as its form sends them (the pad's faces say they are on the phone's page)."""
+    from tests.support import form_fields
+
+    tray = form_fields(phone.get(f"/t/{token}/board").get_data(as_text=True))
     throws = event.get("throws")
     if not throws:
-        return [], phone.enter(token, event)
-    steps = [phone.write(f"/t/{token}/kaques/turn", {"action": "again", **throw_fields(throw)}) for throw in throws[:-1]]
-    return steps, phone.write(f"/t/{token}/kaques/turn", {"action": "stop", **throw_fields(throws[-1])})
+        return [], phone.write(f"/t/{token}/kaques/turn", {**tray, "action": "total", "points": str(event["points"])})
+    steps = [phone.write(f"/t/{token}/kaques/turn", {**tray, "action": "again", **throw_fields(throw)})
+             for throw in throws[:-1]]
+    return steps, phone.write(f"/t/{token}/kaques/turn", {**tray, "action": "stop", **throw_fields(throws[-1])})
 
 
 def escoba(phone, token: str, event: dict, sides: list[str]) -> tuple[list, object]:

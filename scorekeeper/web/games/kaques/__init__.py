@@ -12,7 +12,7 @@ from typing import Any
 
 from babel.numbers import parse_pattern
 
-from flask import g, request
+from flask import g, has_request_context, request
 from flask_babel import get_locale
 
 from .... import charts, service
@@ -294,6 +294,10 @@ class Tray:
     after: TurnState | None  # the turn with this throw kept so, when it may be
     next_risk: dict | None  # the chance of Le Kaque! when throwing again
     points: str  # the total typed in the quick entry
+    # the phone has the pad's faces on its page (its tray posts `faces`: in the pad, or parked
+    # while a throw's dice are kept): they are left out, htmx keeps its own (`dice_pad`'s
+    # had_pad). Performance (bench/; issue 26: an answer ≤ 1 KB): 0.1–0.2 KB of gzip
+    faces: bool = False
 
     @property
     def keepable(self) -> tuple[bool, ...]:
@@ -356,7 +360,8 @@ def tray_view(ctx, args) -> Tray | None:
             next_risk = chance(after.free) if after else None
     opened = bool(args.get("open") or dice or view.throws)
     points = str(args.get("points", ""))[:6]
-    return Tray(opened, dice, phase, kept, keep_points, after, next_risk, points if digits(points) else "")
+    faces = bool(args.get("faces")) or (has_request_context() and request.method == "POST" and bool(request.form.get("faces")))
+    return Tray(opened, dice, phase, kept, keep_points, after, next_risk, points if digits(points) else "", faces)
 
 
 def _kaques_game(ctx) -> service.Played:
