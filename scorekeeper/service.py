@@ -1111,6 +1111,13 @@ def follow_on(db: sqlite_utils.Database, device: str, after: Any, new_table: dic
         if refusal_of("follow_on", who, load(change.db, game)):
             change.table = None  # nothing written: no change of the table either
             return None
+        if table["next_table"] and table["next_after_game"] == game["id"] and not who.host:
+            # the evening went on already from this game: the host's say alone moves it (a
+            # mistaken next table mended). A seat's second next table had taken the evening's
+            # link from the real one, whose ledger then lost this table, its money counted at
+            # the seat's table instead
+            change.table = None
+            return None
         change.db["tables"].update(table["id"], {"next_table": new_table["id"], "next_after_game": game["id"]})
         # the host's say goes on with the evening: a table whose new seats waited for the host's
         # yes had shown a waiting stranger the way to a next table that let anyone sit at a money

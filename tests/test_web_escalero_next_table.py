@@ -238,3 +238,32 @@ def test_who_pays_whom_tonight_adds_up_the_tables_the_evening_went_on_from(app, 
     other = host.post("/new/escalero", {"player": list(NAMES), "rule_columns": "1", "rule_stake": "0.10"},
                       fetch=False).headers["Location"].rsplit("/", 1)[-1]
     assert "went on from" not in board(host, f"/t/{other}/history")
+
+
+def test_a_seat_s_second_next_table_leaves_the_evening_where_the_host_took_it(app, phone):
+    """The host opened the evening's next table from the settlement; then Lena, let in at the old
+    table, opened another from the same settlement. Hers took the old table's link: the real next
+    table's "Who pays whom tonight" lost the old table's money, which showed at Lena's table
+    instead. The evening stays where it went on; a next table of the host's own still moves it (a
+    mistaken one mended)."""
+    host, page = finished_game(phone, "en")
+    token = re.search(r'/t/([^/"]+)/', page).group(1)
+    lena = phone()
+    lena.join(token, "Lena")
+
+    def opened(by) -> str:
+        answer = by.post("/new/escalero", {"player": list(NAMES), "rule_columns": "1", "rule_stake": "0.10",
+                                           "after": token}, fetch=False)
+        assert answer.status_code == 303
+        return answer.headers["Location"].rsplit("/", 1)[-1]
+
+    real = opened(host)
+    hers = opened(lena)
+    shown = card(board(lena, f"/t/{token}"))
+    assert shown and f'href="/t/{real}"' in shown and hers not in shown
+    assert "went on from" in board(host, f"/t/{real}/history")
+    assert "went on from" not in board(lena, f"/t/{hers}/history")
+    mended = opened(host)
+    shown = card(board(lena, f"/t/{token}"))
+    assert shown and f'href="/t/{mended}"' in shown
+    assert "went on from" not in board(host, f"/t/{real}/history") and "went on from" in board(host, f"/t/{mended}/history")
