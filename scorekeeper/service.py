@@ -2101,5 +2101,7 @@ def answer_claim(db: sqlite_utils.Database, table: dict, who: Viewer, claim_id: 
                               code=table["code"])
         change.db["claims"].update(claim["id"], {"status": "confirmed" if answer == "confirm" else "dismissed",
                                                  "answered_at": now()})
+        if answer == "confirm":  # the tables the evening went on to add it up (`ledger`): they change too
+            _later_tables_changed(change.db, change.db["tables"].get(table["id"]), who)
 
     write(db, table, who, answer_it)

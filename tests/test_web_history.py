@@ -603,3 +603,27 @@ def test_the_teams_line_keeps_its_teams_apart(app, phone):
     for line in lines:
         teams = [text(team) for team in re.findall(r'<span class="team">.*?</span>', line)]
         assert text(line) == " ".join(teams), line
+
+
+def test_a_game_confirmed_at_a_table_the_evening_went_on_from_reaches_the_next_table(app, phone):
+    """The evening went on from Anna and Ben's table to a next one; then the first table's host
+    confirmed an imported game the two had played there. The next table's "who pays whom tonight"
+    adds that table's confirmed games up, but nothing told the next table it changed: its phones
+    kept the ledger without it (and a phone opening it got the board made before). It changes."""
+    host, anna, ben = phone(), phone(), phone()
+    token = host.open_table("escalero", players=("Anna", "Ben"), columns=1)
+    anna.join(token, "Anna")
+    ben.join(token, "Ben")
+    for row in ROWS:  # to the end: Anna's 1s to 6s, Ben crosses out
+        for name in ("Anna", "Ben"):
+            value = int(row) if name == "Anna" and row in "123456" else 0
+            assert host.enter(token, {"type": "score", "player": name, "column": 1, "row": row,
+                                      "value": value}).status_code == 200, (name, row)
+    opened = host.post("/new/escalero", {"player": ["Anna", "Ben"], "rule_columns": "1", "after": token}, fetch=False)
+    new = opened.headers["Location"].rsplit("/", 1)[-1]
+    log = (LOGS / "escalero" / "seed-two-players.json").read_text()
+    assert ben.post("/import", {"text": log, "played_at": code_of(app, token)}, fetch=False).status_code == 303
+    claim = claim_ids(host.get(f"/t/{token}/history").get_data(as_text=True))[0]
+    seen = host.board_change(new)
+    assert host.post(f"/t/{token}/claims/{claim}", {"answer": "confirm"}, fetch=False).status_code == 303
+    assert int(host.board_change(new)) > int(seen)
