@@ -218,7 +218,7 @@ def test_big_screen_page(phone):
     host = phone()
     token = host.open_table(players=("Anna", "Ben"))
     page = host.get(f"/t/{token}").get_data(as_text=True)
-    big_screen = re.search(r'href="(/b/[\w-]+/tv)"', page).group(1)
+    big_screen = re.search(r'href="(/b/[\w-]+/tv\?screen=[\w-]+)"', page).group(1)
     board = big_screen.split("/")[2]
     screen = phone().get(big_screen)
     assert screen.status_code == 200
@@ -230,18 +230,43 @@ def test_big_screen_page(phone):
     assert phone().get("/b/nope/tv").status_code == 404
 
 
+def test_the_board_link_s_big_screen_shows_no_way_in_without_the_screen_key(phone):
+    """The host's big screen link showed the join QR code on the read-only board link alone
+    (/b/<token>/tv): whoever held the read-only link — it travels to a group chat, a photo of
+    the TV's address — found the way to a seat. The host's link carries the screen key; the
+    board link without it, or with another table's or a made-up key, is a big screen with no
+    way in."""
+    host, other = phone(), phone()
+    token = host.open_table(players=("Anna", "Ben"))
+    page = host.get(f"/t/{token}").get_data(as_text=True)
+    code = re.search(r'class="code-big">Code <b>(\w+)</b>', page).group(1)
+    path, key = re.search(r'href="(/b/[\w-]+/tv)\?screen=([\w-]+)"', page).groups()
+    other_token = other.open_table(players=("Anna", "Ben"))
+    other_key = re.search(r'/tv\?screen=([\w-]+)"', other.get(f"/t/{other_token}").get_data(as_text=True)).group(1)
+    viewer = phone()
+    for url in (path, f"{path}?screen={other_key}", f"{path}?screen={key[:-1]}", f"{path}?screen="):
+        text = viewer.get(url).get_data(as_text=True)
+        assert viewer.get(url).status_code == 200 and 'class="tv"' in text, url
+        assert token not in text and code not in text and "tv-join" not in text, url
+        joined = viewer.get(url.replace("/tv", "/tv/join"), headers={"HX-Request": "true"})
+        assert joined.status_code == 404 and token not in joined.get_data(as_text=True), url
+    assert key != other_key and token in viewer.get(f"{path}?screen={key}").get_data(as_text=True)
+    # the join link's own big screen shows its way in: its holder has it already
+    assert f'src="/t/{token}/qr.svg"' in viewer.get(f"/t/{token}/tv").get_data(as_text=True)
+
+
 def test_the_big_screen_s_qr_code_follows_a_new_join_link(phone):
     """The big screen's QR code asks for itself again (every 20 s): after the host makes a new
     join link, it shows the new one (the old link no longer lets anyone in)."""
     host = phone()
     token = host.open_table(players=("Anna", "Ben"))
-    big_screen = re.search(r'href="(/b/[\w-]+/tv)"', host.get(f"/t/{token}").get_data(as_text=True)).group(1)
+    big_screen, key = re.search(r'href="(/b/[\w-]+/tv)\?screen=([\w-]+)"', host.get(f"/t/{token}").get_data(as_text=True)).groups()
     screen = phone()
-    text = screen.get(big_screen).get_data(as_text=True)
-    assert f'hx-get="{big_screen}/join"' in text and 'hx-trigger="every 20s"' in text
+    text = screen.get(f"{big_screen}?screen={key}").get_data(as_text=True)
+    assert f'hx-get="{big_screen}/join?screen={key}"' in text and 'hx-trigger="every 20s"' in text
     assert host.write(f"/t/{token}/settings", {"new_link": "yes"}).status_code == 200
     new = re.search(r'/t/([\w-]+)/qr\.svg', host.get(f"/t/{token}", follow_redirects=True).get_data(as_text=True))
-    fresh = screen.get(f"{big_screen}/join", headers={"HX-Request": "true"})
+    fresh = screen.get(f"{big_screen}/join?screen={key}", headers={"HX-Request": "true"})
     assert fresh.status_code == 200 and 'id="tv-join"' in fresh.get_data(as_text=True)
     assert f"/t/{token}/qr.svg" not in fresh.get_data(as_text=True)
     assert new and f"/t/{new.group(1)}/qr.svg" in fresh.get_data(as_text=True)
@@ -257,13 +282,13 @@ def test_the_big_screen_shows_the_code_to_type_and_folds_it_while_every_seat_is_
     token = host.open_table("euchre", ("Anna", "Ben", "Cleo", "Dora"))
     page = host.get(f"/t/{token}").get_data(as_text=True)
     code = re.search(r'class="code-big">Code <b>(\w+)</b>', page).group(1)
-    big_screen = re.search(r'href="(/b/[\w-]+/tv)"', page).group(1)
+    big_screen, key = re.search(r'href="(/b/[\w-]+/tv)(\?screen=[\w-]+)"', page).groups()
     screen = phone()
 
     def corner():
-        return screen.get(f"{big_screen}/join", headers={"HX-Request": "true"}).get_data(as_text=True)
+        return screen.get(f"{big_screen}/join{key}", headers={"HX-Request": "true"}).get_data(as_text=True)
 
-    assert f'<p class="tv-code">Code <b>{code}</b></p>' in screen.get(big_screen).get_data(as_text=True)
+    assert f'<p class="tv-code">Code <b>{code}</b></p>' in screen.get(big_screen + key).get_data(as_text=True)
     phones = {name: phone() for name in ("Anna", "Ben", "Cleo", "Dora")}
     for name, device in list(phones.items())[:3]:
         device.join(token, name)
@@ -271,7 +296,7 @@ def test_the_big_screen_shows_the_code_to_type_and_folds_it_while_every_seat_is_
     phones["Dora"].join(token, "Dora")
     folded = corner()
     assert re.search(r'<aside id="tv-join"[^>]* hidden>', folded) and "qr.svg" not in folded and code not in folded
-    assert "Scan to join" not in screen.get(big_screen).get_data(as_text=True)
+    assert "Scan to join" not in screen.get(big_screen + key).get_data(as_text=True)
     seat = re.search(r'hx-post="(/t/[\w-]+/seats/\d+/free)"', host.get(f"/t/{token}").get_data(as_text=True))
     assert host.write(seat.group(1)).status_code == 200
     assert "Scan to join" in corner() and code in corner()

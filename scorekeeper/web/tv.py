@@ -2,7 +2,10 @@
 the table, with large type and the join QR code in a corner.
 
 It is the board of /b/<token> (the same rendering and live stream), under its own layout and
-stylesheet. The big screen stands on the table for everyone there, so it shows the join QR code.
+stylesheet. The big screen stands on the table for everyone there, so it shows the join QR code
+— opened by the host's link, which carries the table's screen key (`screen_key`). The board
+link without it is a big screen with no way in: a read-only link that travelled beyond the
+table (a group chat, a photo of the screen's address) led whoever held it to a seat.
 
 The evening goes on: once the host opens the next game from the settlement's link (the old
 table keeps `next_table`, service.follow_on), the read-only board and the big screen of the old
@@ -14,9 +17,12 @@ HX-Redirect (templates/_board.html).
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
+import base64
+import hashlib
+import hmac
+from urllib.parse import parse_qs, urlsplit
 
-from flask import Response, abort, g, redirect, render_template, request, url_for
+from flask import Response, abort, current_app, g, redirect, render_template, request, url_for
 
 from .. import service
 from .context import TableContext, table_blueprint
@@ -26,10 +32,31 @@ from .writes import fragment
 bp = table_blueprint("tv", __name__)
 
 
+@bp.app_template_global("screen_key")
+def screen_key(board_token: str) -> str:
+    """The key of a table's big screen: the board link with it shows the join QR code. A MAC of
+    the board token under the app's secret, so it needs no column of its own, and the screen
+    that follows the evening to the next table gets that table's key (`follow`)."""
+    secret = current_app.secret_key
+    secret = secret if isinstance(secret, bytes) else str(secret).encode()
+    digest = hmac.new(secret, b"screen:" + board_token.encode(), hashlib.sha256).digest()[:16]
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+def shows_the_way_in(ctx: TableContext, key: str | None) -> bool:
+    """Whether this big screen shows the join QR code: on the join link (its holder has the way
+    in already), or on the board link with the table's screen key."""
+    if not ctx.who.read_only:
+        return True
+    return isinstance(key, str) and hmac.compare_digest(key.encode(), screen_key(ctx.table["board_token"]).encode())
+
+
 @bp.get("/tv")
 def tv():
     ctx = g.ctx
-    response = Response(render_template("tv.html", ctx=ctx, change=ctx.change, board_html=board_html(ctx)))
+    key = request.args.get("screen")
+    response = Response(render_template("tv.html", ctx=ctx, change=ctx.change, board_html=board_html(ctx),
+                                        way_in=shows_the_way_in(ctx, key), screen=key if ctx.who.read_only else None))
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -37,8 +64,12 @@ def tv():
 @bp.get("/tv/join")
 def join():
     """The big screen's QR code as the table's join link stands now: a new link made by the
-    host reaches the screen within its poll (templates/_tv_join.html)."""
-    return fragment(render_template("_tv_join.html", ctx=g.ctx))
+    host reaches the screen within its poll (templates/_tv_join.html). Without the screen key,
+    a 404: the board link shows no way in."""
+    key = request.args.get("screen")
+    if not shows_the_way_in(g.ctx, key):
+        abort(404)
+    return fragment(render_template("_tv_join.html", ctx=g.ctx, screen=key if g.ctx.who.read_only else None))
 
 
 @bp.app_template_global("moves_on")
@@ -59,8 +90,11 @@ def follow():
     token = moves_on(g.ctx)
     if token is None:
         abort(404)
-    page = urlsplit(request.headers.get("HX-Current-URL", "")).path
-    to = url_for("tv.tv" if page.endswith("/tv") else "table.table", link="b", token=token)
+    page = urlsplit(request.headers.get("HX-Current-URL", ""))
+    # a big screen with the way in goes on with it: the next table's key
+    key = parse_qs(page.query).get("screen", [None])[0]
+    more = {"screen": screen_key(token)} if page.path.endswith("/tv") and shows_the_way_in(g.ctx, key) else {}
+    to = url_for("tv.tv" if page.path.endswith("/tv") else "table.table", link="b", token=token, **more)
     if not request.htmx:
         return redirect(to, 303)
     response = fragment("")

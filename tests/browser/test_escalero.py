@@ -133,7 +133,7 @@ def test_whole_game_reaches_settlement(server, browser, new_phone):
         for column, row, name, scores in plan])
     tv = browser.new_context(viewport={"width": 1280, "height": 720})
     big = tv.new_page()
-    big.goto(server.url + host.get_attribute("a[href$='/tv']", "href"))
+    big.goto(server.url + host.get_attribute("a[href*='/tv?screen=']", "href"))
     expect(big.locator("#board .settle .ledger")).to_contain_text("+€3.20")
     parts = big.locator("#board .settle :is(h2, h3, .settle-sides li, .transfers li, .ledger li)")
     expect(parts).to_have_count(1 + 3 + 3 * 1 + 2 + 3 + 2)

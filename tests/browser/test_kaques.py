@@ -192,7 +192,7 @@ def test_the_end_of_a_five_player_race_fits_a_narrow_phone(server, new_phone):
     # the big screen's settlement stands in three columns: a line was as wide as the widest chip
     # of all ("2× Kaque (davon 2 Grand)" in TV type), past its column, over the next one's lines
     tv = new_phone(viewport={"width": 1280, "height": 720}, is_mobile=False, has_touch=False, **GERMAN)
-    tv.goto(server.url + host.get_attribute("a[href$='/tv']", "href"))
+    tv.goto(server.url + host.get_attribute("a[href*='/tv?screen=']", "href"))
     expect(tv.locator("#board .settle .kq-final li")).to_have_count(5)
     column, boxes = tv.evaluate("""() => {
         const settle = document.querySelector('#board .settle'), style = getComputedStyle(settle);

@@ -54,7 +54,7 @@ def test_the_big_screen_opened_on_a_phone_gives_the_board_the_width(server, new_
     link = open_table(host, server, "kaques", ("Maximiliane", "Bartholomäus"))
     enter_for_all(host, link.rsplit("/", 1)[1], [{"type": "turn", "player": "Maximiliane", "points": 1250}])
     host.goto(link)
-    big_screen = host.locator("a[href$='/tv']").get_attribute("href")
+    big_screen = host.locator("a[href*='/tv?screen=']").get_attribute("href")
     page = new_phone(locale=locale, extra_http_headers={"Accept-Language": locale})
     page.goto(server.url + big_screen)
     page.wait_for_selector("#board .card")

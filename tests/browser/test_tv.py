@@ -48,7 +48,7 @@ def test_big_screen_follows_the_table_live(server, browser, new_phone, tmp_path)
     anna.wait_for_selector("#board [data-hand-entry]")
     join_link = anna.url
     big_screen = anna.get_attribute("a:has-text('Big screen')", "href")
-    assert re.fullmatch(r"/b/[\w-]+/tv", big_screen)
+    assert re.fullmatch(r"/b/[\w-]+/tv\?screen=[\w-]+", big_screen)
 
     tv = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
     tv.set_default_timeout(10_000)
