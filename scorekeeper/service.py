@@ -1081,8 +1081,9 @@ def moved_to(db: sqlite_utils.Database, old_token: str, device: str) -> dict | N
 # A settlement links every game's new-table form with the players' names and, for a phone that
 # may (policy "follow_on": the host, the phone that opened the table, a seat let in), the table's
 # join token as `after` (a hidden field of the form). Once the new table is open, the old one
-# keeps it (`tables.next_table`, the newest wins, with the game it follows: store m012), a change
-# of the old table: its streams send every phone the whole board, where the phones that may
+# keeps it (`tables.next_table`, with the game it follows: store m012; once a game has gone on,
+# only the host's next table moves it), a change of the old table: its streams send every
+# phone the whole board, where the phones that may
 # (policy "see_next_table": those "follow_on" allows, and a seat still waiting for the host's
 # yes) are shown "The evening goes on: <game> at table <code>" and the new table's join link, and tap
 # their names there (the same names, seated by the form). An `after` that names no table, or one

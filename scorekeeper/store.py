@@ -250,7 +250,7 @@ def m011_the_host_can_change(db: sqlite_utils.Database) -> None:
 @migrations()
 def m012_the_evening_goes_on(db: sqlite_utils.Database) -> None:
     # the next table of the evening, opened from this table's settlement by a phone that may
-    # (policy "follow_on"): the newest wins; `next_after_game`, the game of this table it follows
+    # (policy "follow_on"; service.follow_on says who may move it); `next_after_game`, the game of this table it follows
     # (its card shows while that game is this table's current one: service.next_table)
     db["tables"].add_column("next_table", int)
     db["tables"].add_column("next_after_game", int)
