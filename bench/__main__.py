@@ -159,6 +159,7 @@ def verdicts(results: dict, smoke: bool) -> list[dict]:
     if taps and "games" in taps:
         for game, info in taps["games"].items():
             target = {"escalero": ("5 dice + 1 cell, 0 scrolls", info["taps"] <= 6 and not info["scrolls"]),
+                      "yatzy": ("5 dice + 1 box, 0 scrolls", info["taps"] <= 6 and not info["scrolls"]),
                       "kaques": ("≤ 8 taps, 0 scrolls", info["taps"] <= 8 and not info["scrolls"])}
             goal, met = target.get(game, ("report", None))
             row("taps", f"{game}: {info['entry']}", info["taps"], "taps", info["decisions"], goal, met,
