@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import ipaddress
 import json
 import random
 import secrets
@@ -39,6 +40,9 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 MAX_SEATS = 12
 JOIN_ATTEMPTS = 10  # wrong short codes allowed per address ...
 JOIN_WINDOW = 600  # ... in this many seconds
+# ... and per IPv6 /48 or IPv4 /24 in all: a /48 holds 65,536 /64s (an address there,
+# web/security.client_address), and a free tunnel broker's guessed 655,360 codes in ten minutes
+NETWORK_ATTEMPTS = 10 * JOIN_ATTEMPTS
 CODE_HOURS = 24  # a short code finds its table this long after it opened (the QR code always)
 MAX_LOG_EVENTS = 2000  # events in one imported log, redeals included (a long evening has ~300)
 
@@ -695,15 +699,31 @@ WRONG_CODES_IMPORTING = Text("Too many wrong codes from this network. Wait ten m
                              "without a table's code.")
 
 
+def guessed_from(address: str) -> list[tuple[str, int]]:
+    """Whom a wrong code counts against, each with its allowance: the address, and its wider
+    network too — an IPv6 /64's /48, an IPv4 address's /24: one holder's many addresses (a
+    wrong code is kept once for each)."""
+    counted = [(address, JOIN_ATTEMPTS)]
+    try:
+        network = ipaddress.ip_network(address, strict=False)
+    except ValueError:
+        return counted
+    wider = 48 if network.version == 6 else 24
+    if network.prefixlen > wider:
+        counted.append((str(network.supernet(new_prefix=wider)), NETWORK_ATTEMPTS))
+    return counted
+
+
 def _refuse_guesses(db: sqlite_utils.Database, address: str, locked: Text) -> None:
-    """Refused (429) with `locked` when the address has guessed wrong too often in the window,
-    told when its oldest guess there is forgotten."""
+    """Refused (429) with `locked` when the address, or its wider network, has guessed wrong
+    too often in the window, told when its oldest guess there is forgotten."""
     now_ = time.time()
-    recent = [row[0] for row in db.execute(
-        "SELECT at FROM join_attempts WHERE address = ? AND at >= ? ORDER BY at DESC LIMIT ?",
-        [address, now_ - JOIN_WINDOW, JOIN_ATTEMPTS]).fetchall()]
-    if len(recent) >= JOIN_ATTEMPTS:
-        raise Refused(locked, 429, retry_after=recent[-1] + JOIN_WINDOW - now_)
+    for whom, allowed in guessed_from(address):
+        recent = [row[0] for row in db.execute(
+            "SELECT at FROM join_attempts WHERE address = ? AND at >= ? ORDER BY at DESC LIMIT ?",
+            [whom, now_ - JOIN_WINDOW, allowed]).fetchall()]
+        if len(recent) >= allowed:
+            raise Refused(locked, 429, retry_after=recent[-1] + JOIN_WINDOW - now_)
 
 
 def _by_code(db: sqlite_utils.Database, code: str, address: str | None, opened_since: str | None,
@@ -727,7 +747,8 @@ def _by_code(db: sqlite_utils.Database, code: str, address: str | None, opened_s
             where, values = where + " AND created_at >= ?", values + [opened_since]
         rows = list(db["tables"].rows_where(where, values, limit=1))
         if not rows and address is not None:  # the attempt is kept: the refusal comes after the commit
-            db["join_attempts"].insert({"address": address, "at": time.time()})
+            at = time.time()
+            db["join_attempts"].insert_all([{"address": whom, "at": at} for whom, _ in guessed_from(address)])
     if not rows:
         raise Refused("No table has the code %(code)s. Check the letters on the host's screen.", 404, code=clean)
     return rows[0]

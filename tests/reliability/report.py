@@ -83,12 +83,13 @@ ROWS = [
     ("Join and board links are unguessable; device ids and CSRF tokens too.",
      [R + "test_access.py::test_tokens_are_unguessable"], "access",
      "{token_bits}-bit link tokens ({tokens_checked} checked, all different); {csrf_bits}-bit CSRF tokens"),
-    ("The typed short code is rate-limited against guessing, per address, across worker processes "
-     "and under a burst.",
+    ("The typed short code is rate-limited against guessing, per address and per IPv6 /48 or IPv4 /24, across "
+     "worker processes and under a burst.",
      [R + "test_access.py::test_the_short_code_is_rate_limited_per_address",
+      R + "test_access.py::test_the_short_code_is_rate_limited_per_network_too",
       R + "test_access.py::test_the_rate_limit_holds_across_workers_and_under_a_burst"], "access",
-     "{wrong_codes_per_address_per_10_min} wrong codes per address per 10 minutes, out of "
-     "{short_code_space:,} codes; {guesses_rate_limited} guesses held back"),
+     "{wrong_codes_per_address_per_10_min} wrong codes per address and {wrong_codes_per_network_per_10_min} "
+     "per IPv6 /48 or IPv4 /24 per 10 minutes, out of {short_code_space:,} codes; {guesses_rate_limited} guesses held back"),
     ("Cookies are signed, HttpOnly and SameSite; a tampered cookie is a stranger.",
      [R + "test_access.py::test_a_tampered_cookie_is_a_stranger",
       R + "test_access.py::test_the_rate_limit_holds_across_workers_and_under_a_burst",

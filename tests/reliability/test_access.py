@@ -370,6 +370,29 @@ def test_the_short_code_is_rate_limited_per_address(app, phone, figures):
     assert other.post("/join", {"code": code}, fetch=False, environ_base={"REMOTE_ADDR": "10.9.9.10"}).status_code == 303
 
 
+@pytest.mark.parametrize("network, guessing, fresh, elsewhere", [
+    ("IPv6 /48", "2001:db8:7:{n:x}::1", "2001:db8:7:ffff::1", "2001:db8:8::1"),
+    ("IPv4 /24", "10.7.7.{n}", "10.7.7.254", "10.7.8.1")])
+def test_the_short_code_is_rate_limited_per_network_too(app, phone, figures, network, guessing, fresh, elsewhere):
+    """A limit counts an IPv6 address by its /64 (one household or phone holds a whole /64),
+    and a /48 — a free tunnel broker's, or a server's — holds 65,536 of them: ten wrong codes
+    each, 655,360 guesses every ten minutes, a live table found every few hours. A /48, and an
+    IPv4 /24, has NETWORK_ATTEMPTS in all; another network is not held up."""
+    host = phone()
+    token = host.open_table()
+    code = re.search(r"Code <b>([A-Z0-9]{6})</b>", host.get(f"/t/{token}").get_data(as_text=True)).group(1)
+    wrong = [c for c in ("ZZZZZZ", "YYYYYY") if c != code][0]
+    guesser = phone()
+    for n in range(service.NETWORK_ATTEMPTS):  # one wrong code from each of many addresses of it
+        answer = guesser.post("/join", {"code": wrong}, environ_base={"REMOTE_ADDR": guessing.format(n=n + 1)})
+        assert answer.status_code == 404, (network, n)
+    limited = guesser.post("/join", {"code": code}, environ_base={"REMOTE_ADDR": fresh})  # it never guessed
+    assert limited.status_code == 429 and "Too many wrong codes" in limited.get_data(as_text=True), network
+    figures.add(SECTION, "guesses_rate_limited")
+    assert phone().post("/join", {"code": code}, fetch=False, environ_base={"REMOTE_ADDR": elsewhere}).status_code == 303
+    figures.set(SECTION, "wrong_codes_per_network_per_10_min", service.NETWORK_ATTEMPTS)
+
+
 def test_the_rate_limit_holds_across_workers_and_under_a_burst(kit, tmp_path, figures):
     """On the production server (two worker processes sharing the attempts in SQLite), 25
     simultaneous wrong guesses from one address get exactly JOIN_ATTEMPTS "no such table"
