@@ -24,13 +24,15 @@ NGINX_429 = NGINX.format("429 Too Many Requests")
 WORKER_429 = TOO_FAST.split(b"\r\n\r\n", 1)[1].decode()  # the worker's own: plain words, Retry-After: 5
 
 
-def refuse_once(page, path: re.Pattern, method: str, body: str, headers: dict, status: int = 429) -> list[str]:
-    """The next `method` request to `path` is answered so; the URLs refused. (The phone's service
-    worker is blocked: a request it passes on is not the page's to route.)"""
+def refuse_once(page, path: re.Pattern, method: str, body: str, headers: dict, status: int = 429,
+                held: list | None = None) -> list[str]:
+    """The next `method` request to `path` is answered so — and every one after it while `held`
+    holds anything (the test empties it once it has looked); the URLs refused. (The phone's
+    service worker is blocked: a request it passes on is not the page's to route.)"""
     refused: list[str] = []
 
     def handle(route):
-        if route.request.method == method and not refused:
+        if route.request.method == method and (not refused or held):
             refused.append(route.request.url)
             route.fulfill(status=status, body=body, headers=headers)
         else:
@@ -48,12 +50,16 @@ def test_an_entry_refused_for_now_stays_pending_says_so_and_goes_through(server,
     link = open_table(new_phone(), server, "yatzy", ("Anna", "Ben"))
     anna, ben = seat(new_phone, link, ("Anna", "Ben"), locale="de-DE", service_workers="block").values()
     throw(anna, [1, 1, 1, 2, 3])
-    refused = refuse_once(anna, re.compile(r"/yatzy/score$"), "POST", body, headers, status)
+    # refused until the phone has been looked at: its resend (every 3 s) came before the look
+    # on a loaded machine, and the cell was no longer pending
+    held = [True]
+    refused = refuse_once(anna, re.compile(r"/yatzy/score$"), "POST", body, headers, status, held)
     anna.click("#tray button.option[data-box='1']")
     expect(anna.locator("#message")).to_contain_text("Noch nicht durch")  # de: not through yet, kept
     expect(anna.locator("#message [data-busy]")).to_have_attribute("role", "status")  # news, not a refusal
     expect(anna.locator("#y0-1.pending")).to_have_count(1)
     assert "Too many requests" not in anna.inner_text("body") and "nginx" not in anna.inner_text("body")
+    held.clear()
     wait_entries(ben, 1)  # sent again by the phone, without another tap, and counted once
     wait_entries(anna, 1)
     expect(anna.locator("#message")).to_be_empty()
