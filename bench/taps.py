@@ -101,13 +101,19 @@ def seat(page, link: str, name: str) -> None:
     page.click(f"#join button:has-text('{name}')")
 
 
+def seated(server, new_phone, game: str, players, ready: str):
+    """A new table of `players`, and the first one's phone seated there, `ready` on its page."""
+    link = new_table(new_phone(), server, game, players)
+    page = new_phone()
+    seat(page, link, players[0])
+    page.wait_for_selector(ready)
+    return page
+
+
 def escalero(server, new_phone, counter) -> dict:
     from tests.browser.test_turn import throw, wait_entries
 
-    link = new_table(new_phone(), server, "escalero", ("Anna", "Ben", "Cleo"))
-    anna = new_phone()
-    seat(anna, link, "Anna")
-    anna.wait_for_selector("#tray")
+    anna = seated(server, new_phone, "escalero", ("Anna", "Ben", "Cleo"), "#tray")
     counter.active = True
     throw(anna, [6, 6, 6, 2, 2])  # the test's helper: five dice in the tray ...
     anna.click("#tray .option[data-row='F']")  # ... and the cell they go to
@@ -120,10 +126,7 @@ def escalero(server, new_phone, counter) -> dict:
 def euchre(server, new_phone, counter) -> dict:
     from tests.browser.test_euchre import enter, wait_score
 
-    link = new_table(new_phone(), server, "euchre", ("Anna", "Ben", "Cleo", "Dora"))
-    anna = new_phone()
-    seat(anna, link, "Anna")
-    anna.wait_for_selector("#board [data-hand-entry]")
+    anna = seated(server, new_phone, "euchre", ("Anna", "Ben", "Cleo", "Dora"), "#board [data-hand-entry]")
     counter.active = True
     returned = enter(anna, "Ben", 3)  # the test's helper: maker, tricks, confirm
     counter.active = False
@@ -176,10 +179,7 @@ def escoba(server, new_phone, counter) -> dict:
 def yatzy(server, new_phone, counter) -> dict:
     from tests.browser.test_yatzy import wait_entries
 
-    link = new_table(new_phone(), server, "yatzy", ("Anna", "Ben", "Cleo"))
-    anna = new_phone()
-    seat(anna, link, "Anna")
-    anna.wait_for_selector("#tray .faces")
+    anna = seated(server, new_phone, "yatzy", ("Anna", "Ben", "Cleo"), "#tray .faces")
     counter.active = True
     for face in (6, 6, 6, 2, 2):  # five dice in the shared pad, as the test's thumb taps them ...
         anna.locator(f"#tray .faces [data-face='{face}']").tap()
