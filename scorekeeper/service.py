@@ -1114,7 +1114,9 @@ def moved_to(db: sqlite_utils.Database, old_token: str, device: str) -> dict | N
 
 def follow_on(db: sqlite_utils.Database, device: str, after: Any, new_table: dict) -> int | None:
     """Link `new_table` as the next table of the table whose join token is `after`, if the
-    opening phone `device` may: the old table's id (its streams to wake), or None."""
+    opening phone `device` may: the old table's id (its streams to wake, and where the opener
+    sat: `sit_as_before`), or None. A seat's next table after the evening went on already is
+    not linked, but its opener still sits there as before."""
     if not isinstance(after, str) or not after or len(after) > 64 or not device:
         return None
     try:
@@ -1139,7 +1141,7 @@ def follow_on(db: sqlite_utils.Database, device: str, after: Any, new_table: dic
             # link from the real one, whose ledger then lost this table, its money counted at
             # the seat's table instead
             change.table = None
-            return None
+            return table["id"]
         change.db["tables"].update(table["id"], {"next_table": new_table["id"], "next_after_game": game["id"]})
         # the host's say goes on with the evening: a table whose new seats waited for the host's
         # yes had shown a waiting stranger the way to a next table that let anyone sit at a money

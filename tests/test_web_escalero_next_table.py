@@ -263,6 +263,7 @@ def test_a_seat_s_second_next_table_leaves_the_evening_where_the_host_took_it(ap
     assert shown and f'href="/t/{real}"' in shown and hers not in shown
     assert "went on from" in board(host, f"/t/{real}/history")
     assert "went on from" not in board(lena, f"/t/{hers}/history")
+    assert seat_of(app, hers, "Lena")["device"]  # she sits at her own table as she sat at the old one
     mended = opened(host)
     shown = card(board(lena, f"/t/{token}"))
     assert shown and f'href="/t/{mended}"' in shown
