@@ -961,6 +961,9 @@ def release_seat(db: sqlite_utils.Database, table: dict, who: Viewer, seat_id: A
                           409, name=seat["name"])
         if remove and sitting and not sitting.host:
             change.db["bans"].insert({"table_id": table["id"], "device": seat["device"]}, ignore=True)
+            # out for good: the table leaves its list and its statistics too (a freed seat's
+            # phone keeps them: it played there)
+            change.db.execute("DELETE FROM sat_at WHERE table_id = ? AND device = ?", [table["id"], seat["device"]])
             change.db["tables"].update(table["id"], {"approve_seats": 1})
             guarded = 1
         change.db["seats"].update(seat["id"], {"device": None, "joined_at": None, "approved": 1, "guarded": guarded})
@@ -1315,12 +1318,14 @@ def current_game(db: sqlite_utils.Database, table_id: int) -> dict:
 
 
 def tables_of(db: sqlite_utils.Database, device: str, limit: int = 12) -> list[dict]:
-    """The tables a device opened or sits at, newest first: its way back to last week's games."""
+    """The tables a device opened, sits at or sat at (let in, its seat freed since: store
+    m014), newest first: its way back to last week's games, and its statistics."""
     if not device:
         return []
     return list(db.query(
         "SELECT * FROM tables WHERE host_device = :device OR opened_by = :device OR id IN "
-        "(SELECT table_id FROM seats WHERE device = :device) ORDER BY id DESC LIMIT :limit",
+        "(SELECT table_id FROM seats WHERE device = :device) OR id IN "
+        "(SELECT table_id FROM sat_at WHERE device = :device) ORDER BY id DESC LIMIT :limit",
         {"device": device, "limit": limit}))
 
 

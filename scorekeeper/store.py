@@ -262,6 +262,21 @@ def m013_the_evening_s_tables(db: sqlite_utils.Database) -> None:
     db["tables"].create_index(["next_table"])
 
 
+@migrations()
+def m014_where_a_phone_sat(db: sqlite_utils.Database) -> None:
+    # the tables a phone sat at, let in, kept when its seat is freed: its statistics and its way
+    # back (service.tables_of) counted the seats it holds now, so a seat freed after play took
+    # those games out of them. Kept by triggers on seats, so that every way a phone sits down
+    # counts; a phone removed for good leaves it (service.release_seat)
+    db["sat_at"].create({"table_id": int, "device": str}, pk=("table_id", "device"))
+    db["sat_at"].create_index(["device"])
+    for name, event in (("seat_taken", "INSERT"), ("seat_changed", "UPDATE OF device, approved")):
+        db.execute(f"CREATE TRIGGER {name} AFTER {event} ON seats WHEN NEW.device IS NOT NULL AND NEW.approved = 1 "
+                   "BEGIN INSERT OR IGNORE INTO sat_at (table_id, device) VALUES (NEW.table_id, NEW.device); END")
+    db.execute("INSERT OR IGNORE INTO sat_at (table_id, device) "
+               "SELECT table_id, device FROM seats WHERE device IS NOT NULL AND approved = 1")
+
+
 def connect(path: str, folds: FoldCache | None = None, limits: dict[str, Any] | None = None,
             node: str = "") -> Database:
     """A connection with the durability settings every process must use; `folds`, the fold

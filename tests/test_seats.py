@@ -541,3 +541,35 @@ def test_a_table_in_play_when_the_host_could_first_change_is_not_taken_over_at_o
     table = service.by_join_token(db, "t")
     assert policy.opened("h", table) and not policy.opened("x", table)
     assert time.time() - service.host_seen(db, table["id"]) < policy.HOST_GONE
+
+
+def test_a_phone_whose_seat_is_freed_keeps_the_games_it_played(app, phone):
+    """Anna played a game at Ben's table, and the host freed her seat for another phone: her
+    phone's statistics and its list of tables counted the seats it holds now, so the game she
+    had played was gone from both. A phone keeps the tables it sat at, let in (store m014); one
+    removed for good, and one that only waited for the host's yes, do not."""
+    host, anna, cleo, dora = phone(), phone(), phone(), phone()
+    token = host.open_table("escalero", ("Anna", "Ben"), columns=1)
+    anna.join(token, "Anna")
+    for row in ("1", "2", "3", "4", "5", "6", "S", "F", "P", "G"):  # to the end: Anna's 1s to 6s
+        for name in ("Anna", "Ben"):
+            value = int(row) if name == "Anna" and row in "123456" else 0
+            assert host.enter(token, {"type": "score", "player": name, "column": 1, "row": row,
+                                      "value": value}).status_code == 200
+
+    def knows(device) -> bool:
+        return "/players/Ben" in device.get("/players").get_data(as_text=True) and \
+            f"/t/{token}" in device.get("/").get_data(as_text=True)
+
+    assert knows(anna)
+    assert host_says(host, token, f"/seats/{seat_of(app, token, 'Anna')['id']}/free").status_code == 200
+    assert seat_of(app, token, "Anna")["device"] is None and knows(anna)
+    # Cleo sits in Anna's seat, and is removed for good; Dora only waits for the host's yes
+    cleo.join(token, "Anna")
+    assert knows(cleo)
+    assert host_says(host, token, f"/seats/{seat_of(app, token, 'Anna')['id']}/remove").status_code == 200
+    assert not knows(cleo)
+    dora.join(token, "Anna")  # the seat is guarded since: she waits, and is turned away
+    assert not seat_of(app, token, "Anna")["approved"]
+    assert host_says(host, token, f"/seats/{seat_of(app, token, 'Anna')['id']}/let-in", {"answer": "no"}).status_code == 200
+    assert not knows(dora)
