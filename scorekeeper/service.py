@@ -1319,12 +1319,15 @@ def current_game(db: sqlite_utils.Database, table_id: int) -> dict:
 
 def tables_of(db: sqlite_utils.Database, device: str, limit: int = 12) -> list[dict]:
     """The tables a device opened, sits at or sat at (let in, its seat freed since: store
-    m014), newest first: its way back to last week's games, and its statistics."""
+    m014), newest first: its way back to last week's games, and its statistics. `here`: it
+    hosts, opened or sits there now (a freed phone's way back is the read-only board: the join
+    link as it stands now would let it in past a new join link the host made)."""
     if not device:
         return []
+    here = ("(host_device = :device OR opened_by = :device OR id IN "
+            "(SELECT table_id FROM seats WHERE device = :device))")
     return list(db.query(
-        "SELECT * FROM tables WHERE host_device = :device OR opened_by = :device OR id IN "
-        "(SELECT table_id FROM seats WHERE device = :device) OR id IN "
+        f"SELECT *, {here} AS here FROM tables WHERE {here} OR id IN "
         "(SELECT table_id FROM sat_at WHERE device = :device) ORDER BY id DESC LIMIT :limit",
         {"device": device, "limit": limit}))
 

@@ -557,11 +557,13 @@ def test_a_phone_whose_seat_is_freed_keeps_the_games_it_played(app, phone):
             assert host.enter(token, {"type": "score", "player": name, "column": 1, "row": row,
                                       "value": value}).status_code == 200
 
+    board = re.search(r'href="/b/([^/"]+)"', host.get(f"/t/{token}").get_data(as_text=True)).group(1)
+
     def knows(device) -> bool:
         return "/players/Ben" in device.get("/players").get_data(as_text=True) and \
-            f"/t/{token}" in device.get("/").get_data(as_text=True)
+            (f"/t/{token}" in device.get("/").get_data(as_text=True) or f"/b/{board}" in device.get("/").get_data(as_text=True))
 
-    assert knows(anna)
+    assert knows(anna) and f'href="/t/{token}"' in anna.get("/").get_data(as_text=True)
     assert host_says(host, token, f"/seats/{seat_of(app, token, 'Anna')['id']}/free").status_code == 200
     assert seat_of(app, token, "Anna")["device"] is None and knows(anna)
     # Cleo sits in Anna's seat, and is removed for good; Dora only waits for the host's yes
@@ -573,3 +575,11 @@ def test_a_phone_whose_seat_is_freed_keeps_the_games_it_played(app, phone):
     assert not seat_of(app, token, "Anna")["approved"]
     assert host_says(host, token, f"/seats/{seat_of(app, token, 'Anna')['id']}/let-in", {"answer": "no"}).status_code == 200
     assert not knows(dora)
+    # Anna's way back is the read-only board: the join link as it stands would let her in past a
+    # new one the host made
+    assert host.write(f"/t/{token}/settings", {"new_link": "yes"}).status_code == 200
+    start = anna.get("/").get_data(as_text=True)
+    joined = db_of(app).execute("SELECT join_token FROM tables WHERE board_token = ?", [board]).fetchone()[0]
+    code = db_of(app).execute("SELECT code FROM tables WHERE board_token = ?", [board]).fetchone()[0]
+    assert joined != token and joined not in start and token not in start and code not in start
+    assert f'href="/b/{board}"' in start and anna.get(f"/b/{board}").status_code == 200
