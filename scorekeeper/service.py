@@ -1641,7 +1641,9 @@ def ledger(db: sqlite_utils.Database, table_id: int) -> dict:
     claimed = tuple(db.execute(
         "SELECT c.game_id, c.last_event = (SELECT coalesce(max(e.id), 0) FROM events e WHERE e.game_id = c.game_id) "
         f"FROM claims c WHERE c.table_id IN ({marks}) AND c.status = 'confirmed' ORDER BY c.id", tables))
-    changes = tuple(store.last_change(db, table) for table in tables)
+    # each table's last change, in one query (an evening of 24 tables asked 24)
+    changes = tuple(db.execute(f"SELECT table_id, max(id) FROM changes WHERE table_id IN ({marks}) "
+                               "GROUP BY table_id ORDER BY table_id", tables).fetchall())
     key = ("ledger", table_id, tuple(tables), changes, claimed)
     found = db.folds.derived.get(key)
     if found is None:
