@@ -42,6 +42,26 @@ def history_ids(html):
     return re.findall(r'<span class="id">#(\d+)</span>', html)
 
 
+def test_the_earlier_entries_fold_is_on_the_board_from_the_start_and_no_answer_sends_it(phone):
+    """The fold waits on the page out of sight while the game's first row is among the newest
+    (app.css: `.first`): the entry that pushes that row off sends its row and the row's delete,
+    not the fold (200 B of gzip that took Euchre's answer past 1 KB)."""
+    host = phone()
+    token = host.open_table(players=("Anna", "Ben"))
+    board = host.get(f"/t/{token}/board").get_data(as_text=True)
+    assert '<details id="history-earlier">' in board and 'class="first"' not in board
+    firsts = []
+    for number, event in enumerate(cells(TableContext.recent_rows + 2), start=1):
+        answer = host.enter(token, event).get_data(as_text=True)
+        assert ("history-earlier" in answer) == (number == 1), number  # the first: the history whole
+        firsts += re.findall(r'<li id="(h\d+)" class="entry first">', answer)
+        if number == TableContext.recent_rows + 1:
+            assert f'<hx-partial id="{firsts[0]}" hx-swap="delete">' in answer
+    assert len(firsts) == 1  # the first row alone, with its first answer
+    board = host.get(f"/t/{token}/board").get_data(as_text=True)
+    assert 'class="entry first"' not in board and '<details id="history-earlier">' in board
+
+
 def test_board_carries_the_newest_rows_and_the_rest_on_demand(phone, app):
     host, token = entered(phone, 14)
     board = host.get(f"/t/{token}/board").get_data(as_text=True)
@@ -247,4 +267,4 @@ def test_an_entry_s_answer_shows_the_game_as_the_write_left_it_reading_nothing_a
     db = store.connect(app.config["DATABASE"])
     html = response.get_data(as_text=True)
     assert f'data-change="{store.last_change(db, service.by_join_token(db, token)["id"])}"' in html
-    assert re.search(r'<li id="h\d+" class="entry">', html)  # its row on top of the history
+    assert re.search(r'<li id="h\d+" class="entry(?: first)?">', html)  # its row on top of the history

@@ -372,9 +372,10 @@ def render(ctx: TableContext, change: int, chosen: Iterable[Part], base: int, ev
 
 def history(ctx: TableContext, parts, events: list) -> list[str]:
     """The history's newest rows after `events` (entries, or an undo, that end it): their rows
-    on top, the rows that fall off gone, the row of an entry an undo took back struck through,
-    the earlier rows' list when it was empty. A row never changes otherwise while only entries
-    and undos follow it (a correction sends the whole board)."""
+    on top, the rows that fall off gone, the row of an entry an undo took back struck through.
+    A row never changes otherwise while only entries and undos follow it (a correction sends
+    the whole board). The fold of the earlier rows is on the page already: it shows once the
+    game's first row has fallen off (app.css)."""
     played, shown = ctx.played, ctx.recent_rows
     first = min(recorded.id for recorded in events)
     # the newest rows only: a game of 2,000 events is not walked for each entry
@@ -389,11 +390,7 @@ def history(ctx: TableContext, parts, events: list) -> list[str]:
     out += [partial("", f"h{recorded.id}", "delete") for recorded in before if recorded not in after]
     # the row of an entry taken back, struck through where it stays
     taken = kept.intersection(recorded.target for recorded in events if recorded.kind == "undo")
-    out += [swap(str(parts.history_row(recorded)).strip()) for recorded in after if recorded.id in taken]
-    # the earlier rows, when there were none before (its list was hidden)
-    if len(played.history) - len(events) <= shown < len(played.history):
-        out.append(swap(str(parts.history_earlier()).strip()))
-    return out
+    return out + [swap(str(parts.history_row(recorded)).strip()) for recorded in after if recorded.id in taken]
 
 
 def headline(html: str) -> str:

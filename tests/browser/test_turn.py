@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from scorekeeper.games import escalero
 from scorekeeper.games.base import parse_rules
+from scorekeeper.web.context import TableContext
 
 from .conftest import PHONE, enter_for_all, seat
 from .conftest import open_table as open_table_of
@@ -198,7 +199,9 @@ def test_the_settlement_fits_a_360_px_phone_in_every_language(server, new_phone,
 
 def test_an_entry_reaches_other_phones_as_its_parts_and_an_open_history_follows(server, new_phone):
     """Live updates carry an entry's parts (web/board.py): the other phone's board then reads as
-    a freshly loaded one, and its open "Earlier entries" gains the row that moved there."""
+    a freshly loaded one, and its open "Earlier entries" gains the row that moved there. The
+    fold shows on both phones once the newest rows leave one out: on the writer's with its
+    answer, on the other's with the live update."""
     host = new_phone()
     link = open_table(host, server, ("Anna", "Ben"))
     phones = seat(new_phone, link, ("Anna", "Ben"))
@@ -207,6 +210,9 @@ def test_an_entry_reaches_other_phones_as_its_parts_and_an_open_history_follows(
         throw(page, [1, 1, 1, 2, 3] if number < 2 else [6, 6, 6, 5, 4] if number < 4 else [2, 2, 5, 5, 5])
         page.click("#tray .option >> nth=0")
         wait_entries(phones["Ben" if number % 2 == 0 else "Anna"], number + 1)
+        wait_entries(page, number + 1)
+        for each in phones.values():
+            assert each.locator("#history-earlier").is_visible() == (number + 1 > TableContext.recent_rows), number
     ben = phones["Ben"]
     fold = ben.locator("#history-earlier summary")  # marked as a fold that opens
     assert "▸" in fold.evaluate("summary => getComputedStyle(summary, '::before').content")
