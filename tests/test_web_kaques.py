@@ -371,7 +371,7 @@ def corrections(device, html):
     """The correction steppers of the history: (target, the points it shows), newest first,
     each asked as its row's "Correct" asks when opened (they are not on the board)."""
     found = []
-    for url, inside in re.findall(r'<details class="kq-fix" data-fix="\d+" hx-get="([^"]+)"[^>]*>(.*?)</details>',
+    for url, inside in re.findall(r'<details class="kq-fix" hx-get="([^"]+)"[^>]*>(.*?)</details>',
                                   html, re.S):
         assert "<button" not in inside
         asked = device.get(url, headers={"HX-Request": "true"})

@@ -459,7 +459,7 @@ def test_euchre_s_hand_reads_in_both_themes(server, new_phone):
         with looking_at(f"the {theme} theme"):
             themed(eve, theme)
             if theme == "dark":
-                eve.click("#board .maker[data-maker='Eve']")
+                eve.click("#board .maker[value='Eve']")
                 eve.click("#board [data-tricks='5']")
             eve.wait_for_selector("#board [data-confirm]:not(:disabled)")
             assert eve.evaluate(SCHEME) == theme

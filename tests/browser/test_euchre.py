@@ -38,7 +38,7 @@ def enter(page, maker, tricks, alone=False, defender=None, trump=None, expect=No
         page.click(selector)
         taps.append(selector)
 
-    tap(f"#board [data-maker='{maker}'][data-alone]" if alone else f"#board .maker[data-maker='{maker}']")
+    tap(f"#board .alone-quick[value='{maker}']" if alone else f"#board .maker[value='{maker}']")
     if defender:
         tap(f"#board [data-lone='{defender}']")
     if trump:
@@ -58,7 +58,7 @@ def test_two_phones_play_a_game_to_ten(server, new_phone):
         anna.fill(f"input[name=player] >> nth={i}", name)
     anna.click("text=Open the table")
     anna.wait_for_url(re.compile(r"/t/[\w-]+$"))
-    anna.wait_for_selector("#board [data-hand-entry]")  # four names: partners seated opposite
+    anna.wait_for_selector("#board .hand-entry")  # four names: partners seated opposite
     sit(anna, "Anna")
     anna.wait_for_selector("#board .race-team.mine")
     link = anna.url
@@ -66,7 +66,7 @@ def test_two_phones_play_a_game_to_ten(server, new_phone):
     ben = new_phone()
     ben.goto(link)
     sit(ben, "Ben")
-    ben.wait_for_selector("#board [data-hand-entry]")
+    ben.wait_for_selector("#board .hand-entry")
     assert "Anna deals · you lead" in ben.inner_text(".deal-line")
     shot(ben, "start")
 
@@ -77,7 +77,7 @@ def test_two_phones_play_a_game_to_ten(server, new_phone):
     assert "alone" in ben.inner_text(".history") and "march" in ben.inner_text(".history")
 
     # hand 2, from Ben's phone, with the trump suit for the statistics: one tap more
-    ben.click("#board .maker[data-maker='Ben']")
+    ben.click("#board .maker[value='Ben']")
     ben.click("#board [data-suit='spades']")
     ben.click("#board [data-tricks='3']")
     shot(ben, "confirm")
@@ -87,18 +87,18 @@ def test_two_phones_play_a_game_to_ten(server, new_phone):
     assert "♠" in anna.inner_text(".history")
 
     # all passed: a redeal passes the deal on, no points
-    ben.click("#board [data-redeal]")
+    ben.click("#board .redeal")
     assert "Dora deals next" in ben.inner_text("[data-preview]")
     ben.click("#board [data-confirm]")
     anna.wait_for_selector("#board .deal-line:has-text('Dora deals')")
     assert score(anna) == [4, 1]
 
     # Ben has begun a hand when Anna enters it first: his picker starts over, nothing doubles
-    ben.click("#board .maker[data-maker='Cleo']")
+    ben.click("#board .maker[value='Cleo']")
     ben.click("#board [data-tricks='5']")
     assert enter(anna, "Cleo", 5, expect="Anna & Cleo +2") == 3
     wait_score(ben, [6, 1])
-    ben.wait_for_selector("#board [data-step='maker']:not([hidden])")
+    ben.wait_for_selector("#board .makers")
     assert ben.locator("#board [data-confirm-box]").is_hidden()
 
     # a slip on Anna's phone, undone from the tray
@@ -110,12 +110,12 @@ def test_two_phones_play_a_game_to_ten(server, new_phone):
 
     # a live redraw in the middle of a hand keeps Ben's choices: Cleo joins meanwhile.
     # Anna defended alone against Dora, and Dora's side took one trick: four taps
-    ben.click("#board .maker[data-maker='Dora']")
+    ben.click("#board .maker[value='Dora']")
     change = ben.get_attribute("#stamp", "data-change")
     cleo = new_phone()
     cleo.goto(link)
     sit(cleo, "Cleo")
-    cleo.wait_for_selector("#board [data-hand-entry]")
+    cleo.wait_for_selector("#board .hand-entry")
     ben.wait_for_function("c => document.querySelector('#stamp').dataset.change !== c", arg=change)
     assert "Dora named trump" in ben.inner_text("#board [data-chosen]")
     ben.click("#board [data-lone='Anna']")
@@ -131,7 +131,7 @@ def test_two_phones_play_a_game_to_ten(server, new_phone):
     assert enter(ben, "Ben", 3, expect="Ben & Dora +1") == 3
     wait_score(anna, [9, 2])
     shot(anna, "board")
-    ben.click("#board .maker[data-maker='Dora']")
+    ben.click("#board .maker[value='Dora']")
     ben.click("#board [data-tricks='2']")
     assert "That ends the game: Anna & Cleo first to 10" in ben.inner_text("#board [data-preview]")
     assert ben.inner_text("#board [data-confirm]") == "Confirm: Anna & Cleo +2"
@@ -142,13 +142,13 @@ def test_two_phones_play_a_game_to_ten(server, new_phone):
         page.wait_for_selector("#board .settle .winner")
         assert page.inner_text("#board .settle .winner") == "Anna & Cleo"
         assert score(page) == [11, 2]
-        assert page.locator("#board [data-hand-entry]").count() == 0
+        assert page.locator("#board .hand-entry").count() == 0
     assert "Rematch: the same partners; Ben deals first." in ben.inner_text(".settle")
     shot(ben, "end")
 
     ben.click("#board .settle button:has-text('Rematch')")
     wait_score(anna, [0, 0])
-    anna.wait_for_selector("#board [data-hand-entry]")
+    anna.wait_for_selector("#board .hand-entry")
     assert "Ben deals · Cleo leads" in anna.inner_text(".deal-line")
     assert "Anna & Cleo" in anna.inner_text(".race")
 
@@ -178,13 +178,13 @@ def test_three_phones_play_a_three_handed_game_to_ten(server, new_phone):
     euchre scores both of them."""
     host = new_phone()
     link = open_form(host, server, ("Anna", "Ben", "Cleo"), "three-handed")
-    anna, ben, cleo = seat(new_phone, link, ("Anna", "Ben", "Cleo"), ready="#board [data-hand-entry]").values()
-    assert anna.locator("#board [data-alone]").count() == 0
+    anna, ben, cleo = seat(new_phone, link, ("Anna", "Ben", "Cleo"), ready="#board .hand-entry").values()
+    assert anna.locator("#board .alone-quick").count() == 0
     # without lone hands every maker has the row to itself (the second went into the narrow
     # column of the lone-hand buttons, cut off at the screen's edge)
-    makers = [anna.locator(f"#board .maker[data-maker='{name}']").bounding_box() for name in ("Anna", "Ben", "Cleo")]
+    makers = [anna.locator(f"#board .maker[value='{name}']").bounding_box() for name in ("Anna", "Ben", "Cleo")]
     assert all(box["x"] + box["width"] <= 360 and box["width"] == makers[0]["width"] for box in makers), makers
-    anna.click("#board .maker[data-maker='Anna']")
+    anna.click("#board .maker[value='Anna']")
     assert anna.inner_text("#board [data-defenders]") == "Ben & Cleo defend together"
     anna.click("#board [data-tricks='1']")
     assert anna.inner_text("#board [data-confirm]") == "Confirm: Ben & Cleo +2"
@@ -218,7 +218,7 @@ def test_a_railroad_game_rematches_with_its_laps(server, new_phone):
     ben = new_phone()
     ben.goto(link)
     sit(ben, "Ben")
-    ben.wait_for_selector("#board [data-hand-entry]")
+    ben.wait_for_selector("#board .hand-entry")
     enter(ben, "Ben", 3)  # Ben & Dora 1 ...
     wait_score(host, [0, 1])  # (the host's picker starts on the board that has Ben's hand)
     for points in (2, 4):  # ... then Anna & Cleo march: 2, 4, 6 — one lap past the target
@@ -244,7 +244,7 @@ def test_the_hand_s_confirm_is_in_view_once_its_tricks_are_tapped(server, new_ph
     link = open_table(new_phone(), server, "euchre", ("Anna", "Ben", "Cleo", "Dora"))
     anna = seat(new_phone, link, ("Anna",), ready="#tray .maker", viewport=viewport, locale="de-DE",
                 extra_http_headers={"Accept-Language": "de-DE"})["Anna"]
-    anna.locator("#tray .maker[data-maker='Ben']").tap()
+    anna.locator("#tray .maker[value='Ben']").tap()
     anna.locator("#tray [data-tricks='3']").tap()
     confirm = anna.locator("#tray [data-confirm]")
     expect(confirm).to_contain_text("Ben & Dora +1")
@@ -273,7 +273,7 @@ def test_who_deals_and_who_leads_stays_above_the_tray(server, new_phone):
             anna = first = (again(new_phone, first, ready="#tray .maker", **phone) if first
                             else seat(new_phone, link, ("Anna",), ready="#tray .maker", **phone)["Anna"])
             deal_line_above_tray(anna)
-            anna.locator("#tray .maker[data-maker='Anna']").tap()
+            anna.locator("#tray .maker[value='Anna']").tap()
             expect(anna.locator("#tray [data-lone]")).to_have_count(3)  # Anna, Ben, Dora: who went alone
             deal_line_above_tray(anna)
             anna.locator("#tray [data-tricks='1']").tap()
@@ -331,7 +331,7 @@ def test_every_count_of_tricks_stays_above_the_confirm_with_a_long_name(server, 
             return out; })""")
         assert broken == []
         anna.set_viewport_size({"width": 360, "height": 740})
-    anna.locator("#tray .maker[data-maker='Bartholomew']").tap()
+    anna.locator("#tray .maker[value='Bartholomew']").tap()
     anna.locator(f"#tray [data-tricks='{tricks}']").tap()
     says(confirms[0])
     counts_above_the_check(anna)
@@ -353,11 +353,11 @@ def test_every_count_of_tricks_stays_above_the_confirm_with_a_long_name(server, 
     expect(anna.locator("#stamp")).to_have_attribute("data-entries", "1")
     # the second hand: the Undo's line atop the tray, and (partnership) Anna defends alone
     if len(names) == 4:
-        anna.locator("#tray .maker[data-maker='Dora']").tap()
+        anna.locator("#tray .maker[value='Dora']").tap()
         anna.locator("#tray [data-lone='Anna']").tap()
         expect(anna.locator("#tray [data-lone='Anna'] input")).to_be_checked()
     else:
-        anna.locator("#tray .maker[data-maker='Bartholomew']").tap()
+        anna.locator("#tray .maker[value='Bartholomew']").tap()
     anna.locator("#tray [data-tricks='2']").tap()
     says(confirms[1])
     expect(anna.locator("#tray .tray-undo")).to_be_visible()
@@ -371,7 +371,7 @@ def test_a_redeal_s_check_reads_line_under_line_on_a_small_phone(server, new_pho
     link = open_table(new_phone(), server, "euchre", ("Anna", "Ben", "Cleo", "Dora"))
     anna = seat(new_phone, link, ("Anna",), ready="#tray .maker", viewport={"width": 320, "height": 568},
                 locale="de-AT", extra_http_headers={"Accept-Language": "de-AT"})["Anna"]
-    anna.locator("#tray [data-redeal]").tap()
+    anna.locator("#tray .redeal").tap()
     expect(anna.locator("#tray [data-preview] .pv").first).to_have_text("Zweimal alle gepasst: keine Punkte.")
     first, second = anna.locator("#tray [data-preview] .pv").all()
     one, two = first.bounding_box(), second.bounding_box()
@@ -400,7 +400,7 @@ def test_a_maker_tapped_offline_is_told_and_goes_on_when_the_network_is_back(ser
                 extra_http_headers={"Accept-Language": "es-ES"})["Anna"]
     anna.context.set_offline(True)
     anna.evaluate("window.dispatchEvent(new Event('offline'))")
-    anna.locator("#tray .maker[data-maker='Ben']").tap()
+    anna.locator("#tray .maker[value='Ben']").tap()
     expect(anna.locator("#tray")).to_have_attribute(
         "data-waiting", "Sin conexión — lo que has tocado se queda; se sigue cuando vuelva la red")
     anna.context.set_offline(False)
@@ -434,7 +434,7 @@ def test_what_each_count_of_tricks_makes_reads_whole_on_a_small_german_phone(ser
     link = open_table(new_phone(), server, "euchre", ("Anna", "Ben", "Cleo", "Dora"))
     anna = seat(new_phone, link, ("Anna",), ready="#tray .maker", viewport={"width": 320, "height": 568},
                 locale="de-DE", extra_http_headers={"Accept-Language": "de-DE"})["Anna"]
-    anna.locator("#tray [data-maker='Ben'][data-alone]").tap()
+    anna.locator("#tray .alone-quick[value='Ben']").tap()
     words = anna.locator("#tray .trick small")
     expect(words.last).to_have_text("Durchmarsch +4")
     spilled = words.evaluate_all("""found => found.filter(s => {

@@ -31,7 +31,7 @@ def wait_scores(page, expected):
 
 
 def enter_hand(page, maker, tricks):
-    page.click(f"#board .maker[data-maker='{maker}']")
+    page.click(f"#board .maker[value='{maker}']")
     page.click(f"#board [data-tricks='{tricks}']")
     page.click("#board [data-confirm]")
 
@@ -45,7 +45,7 @@ def test_big_screen_follows_the_table_live(server, browser, new_phone, tmp_path)
     anna.click("text=Open the table")
     anna.wait_for_url(re.compile(r"/t/[\w-]+$"))
     sit(anna, "Anna")
-    anna.wait_for_selector("#board [data-hand-entry]")
+    anna.wait_for_selector("#board .hand-entry")
     join_link = anna.url
     big_screen = anna.get_attribute("a:has-text('Big screen')", "href")
     assert re.fullmatch(r"/b/[\w-]+/tv\?screen=[\w-]+", big_screen)
@@ -56,7 +56,7 @@ def test_big_screen_follows_the_table_live(server, browser, new_phone, tmp_path)
     tv.wait_for_selector("#net[data-state='live']")  # the live stream is open
     assert scores(tv) == [0, 0]
     assert "Anna deals" in tv.inner_text("#board .deal-line")
-    assert tv.locator("#board [data-hand-entry]").count() == 0  # read-only: nothing to tap
+    assert tv.locator("#board .hand-entry").count() == 0  # read-only: nothing to tap
     assert tv.evaluate("document.documentElement.scrollWidth") <= 1280
 
     # large type: the page's text is bigger than a phone's 17 px, the score much bigger
