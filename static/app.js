@@ -105,7 +105,7 @@
   // --- entries kept while the network is gone -------------------------------------------------------
   // A write (a POST with an idempotency key) is kept from the moment it goes until the server has
   // answered it, and sent again with its body as kept (a throw's kept dice, a field each, whole) until
-  // it has: the key makes a resend count once. While kept, its cell (data-pending) and #pending show it.
+  // it has: the key makes a resend count once. While kept, its cell (data-pending) and #pending show it (data-pending-text or aria-label).
   // A write still on its way is not sent again: on a slow network its answer can take longer
   // than the resend's tick, and a second answer (the retry's) would replace the first's tray.
   const kept = () => { try { return JSON.parse(localStorage.getItem(KEPT) || "[]"); } catch { return []; } };
@@ -122,7 +122,7 @@
     if (ctx.request.method !== "POST" || !(body instanceof URLSearchParams) || !body.get("idem")) return;
     const source = ctx.sourceElement;
     ctx.kept = {url: ctx.request.action, body: body.toString(), idem: body.get("idem"),
-      cell: source.dataset.pending || "", text: source.dataset.pendingText || ""};
+      cell: source.dataset.pending || "", text: source.dataset.pendingText || source.getAttribute("aria-label") || ""};
     going.add(ctx.kept.idem);
     keep([...kept(), ctx.kept]);
   });

@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 import re
 
+from playwright.sync_api import expect
+
 from .conftest import enter_for_all
 from .test_accessibility import LOW_CONTRAST
 
@@ -36,7 +38,7 @@ def take_seat(page, link, name):
     page.goto(link)
     page.click(f"button:has-text('{name}')")
     page.wait_for_selector("#join", state="detached")  # seated: the tap's answer is in
-    page.wait_for_selector("[data-escoba-board]")
+    page.wait_for_selector(".escoba-standings")
 
 
 def test_a_round_entered_from_a_phone(server, new_phone):
@@ -46,11 +48,11 @@ def test_a_round_entered_from_a_phone(server, new_phone):
     take_seat(ben, link, "Ben")
 
     # two escobas for Anna, tapped on her phone as they happen, show on Ben's
-    plus = "#board [data-escoba-board] .plus-one[data-side='0']"
+    plus = "#board #tally-0 .plus-one"
     anna.click(plus)
-    anna.wait_for_selector("#board .tally-count[data-side='0']:text-is('1')")
+    anna.wait_for_selector("#board #tally-0 .tally-count:text-is('1')")
     anna.click(plus)
-    ben.wait_for_selector("#board .tally-count[data-side='0']:text-is('2')", timeout=3000)
+    ben.wait_for_selector("#board #tally-0 .tally-count:text-is('2')", timeout=3000)
     no_sideways_scroll(ben)
     shot(ben, "board")
 
@@ -73,8 +75,14 @@ def test_a_round_entered_from_a_phone(server, new_phone):
     ben.set_viewport_size({"width": 360, "height": 740})
     # once open, the form is Ben's own: Anna's tap meanwhile does not redraw it
     ben.locator("input[name=c0]").fill("22")
+    # ... and Anna's Wi-Fi drops as she taps: her phone keeps the escoba, listed in its + button's words
+    anna.context.set_offline(True)
     anna.click(plus)
-    ben.wait_for_selector("#board .tally-count[data-side='0']:text-is('3')", timeout=3000)
+    expect(anna.locator("#pending li")).to_have_text(["An escoba for Anna"])
+    anna.context.set_offline(False)
+    anna.evaluate("window.dispatchEvent(new Event('online'))")
+    ben.wait_for_selector("#board #tally-0 .tally-count:text-is('3')", timeout=5000)
+    expect(anna.locator("#pending li")).to_have_count(0)
     assert form.locator("input[name=c0]").input_value() == "22"
     form.locator(".stepper:has(#esc-e0) [data-step='-1']").click()  # Ben counts two escobas in Anna's pile
     ben.wait_for_function("() => document.querySelector('#tray input[name=e0]').value === '1'")
@@ -121,7 +129,7 @@ def test_a_round_entered_from_a_phone(server, new_phone):
     assert anna.locator("#board .escoba-side >> nth=0").locator(".side-total").inner_text() == "6"
     assert "needs 15" in anna.inner_text("#board .escoba-side >> nth=0")
     assert "Round 1:" in anna.inner_text("#board .history")
-    assert anna.locator("#board .tally-count[data-side='0']").inner_text() == "0"
+    assert anna.locator("#board #tally-0 .tally-count").inner_text() == "0"
     assert "Round 2" in anna.inner_text("#board .escoba-round-no")
     # the next form on Ben's phone starts afresh
     ben.click("[data-open-round]")
@@ -181,7 +189,7 @@ def test_the_capture_finder_from_the_table(server, new_phone):
         assert anna.evaluate(LOW_CONTRAST, "main") == [], anna.evaluate("document.documentElement.dataset.theme")
         anna.click("[data-theme-toggle]")
     anna.click("text=← Table")
-    anna.wait_for_selector("[data-escoba-board]")
+    anna.wait_for_selector(".escoba-standings")
 
 
 def test_a_forty_letter_name_fits_the_count_of_the_piles(server, new_phone):

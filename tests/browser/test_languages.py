@@ -80,17 +80,17 @@ def test_a_spanish_phone_plays_escoba_in_spanish(server, new_phone, words):
     seat(ana, link, "Ana")
     seat(beto, link, "Beto")
     for page in (ana, beto):
-        page.wait_for_selector("[data-escoba-board]")
+        page.wait_for_selector(".escoba-standings")
         page.wait_for_selector("#net[data-state='live']")
     assert es("What can I take?") in ana.inner_text("body")
     assert beto.inner_text("#net") == es("Live")  # a phrase of the page's script
 
     # two escobas tapped on Ana's phone reach Beto's, then Beto counts the round in Spanish
-    plus = "#board [data-escoba-board] .plus-one[data-side='0']"
+    plus = "#board #tally-0 .plus-one"
     ana.click(plus)
-    ana.wait_for_selector("#board .tally-count[data-side='0']:text-is('1')")
+    ana.wait_for_selector("#board #tally-0 .tally-count:text-is('1')")
     ana.click(plus)
-    beto.wait_for_selector("#board .tally-count[data-side='0']:text-is('2')", timeout=3000)
+    beto.wait_for_selector("#board #tally-0 .tally-count:text-is('2')", timeout=3000)
     beto.click("[data-open-round]")
     form = beto.locator("#tray .escoba-form")
     form.wait_for()
