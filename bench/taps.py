@@ -126,7 +126,7 @@ def escalero(server, new_phone, counter) -> dict:
 def euchre(server, new_phone, counter) -> dict:
     from tests.browser.test_euchre import enter, wait_score
 
-    anna = seated(server, new_phone, "euchre", ("Anna", "Ben", "Cleo", "Dora"), "#board [data-hand-entry]")
+    anna = seated(server, new_phone, "euchre", ("Anna", "Ben", "Cleo", "Dora"), "#board .hand-entry")
     counter.active = True
     returned = enter(anna, "Ben", 3)  # the test's helper: maker, tricks, confirm
     counter.active = False
@@ -156,7 +156,7 @@ def escoba(server, new_phone, counter) -> dict:
     link = new_table(new_phone(), server, "escoba", ("Anna", "Ben"))
     ben = new_phone()
     seat(ben, link, "Ben")
-    ben.wait_for_selector("[data-escoba-board]")
+    ben.wait_for_selector(".escoba-standings")
     counter.active = True
     ben.click("[data-open-round]")  # the round as the test enters it, without its detours
     form = ben.locator("#tray .escoba-form")
