@@ -1332,6 +1332,13 @@ def tables_of(db: sqlite_utils.Database, device: str, limit: int = 12) -> list[d
         {"device": device, "limit": limit}))
 
 
+def sat_at(db: sqlite_utils.Database, table_id: int, device: Any) -> bool:
+    """Whether `device` sat at the table once, let in (store m014; a phone removed for good
+    has lost it): its way to the history of the games it played there, seat freed or not."""
+    return isinstance(device, str) and bool(device) and bool(
+        db["sat_at"].count_where("table_id = ? AND device = ?", [table_id, device]))
+
+
 def games_of(db: sqlite_utils.Database, table_id: int) -> list[dict]:
     return list(db["games"].rows_where("table_id = ?", [table_id], order_by="number"))
 

@@ -583,3 +583,43 @@ def test_a_phone_whose_seat_is_freed_keeps_the_games_it_played(app, phone):
     code = db_of(app).execute("SELECT code FROM tables WHERE board_token = ?", [board]).fetchone()[0]
     assert joined != token and joined not in start and token not in start and code not in start
     assert f'href="/b/{board}"' in start and anna.get(f"/b/{board}").status_code == 200
+
+
+def test_a_freed_phone_reads_the_history_of_its_games_on_the_board_link_alone(app, phone):
+    """Anna's seat freed after the game, her phone's way back (the read-only board) had no
+    history: the games she played, their rows and their logs, were the join link's alone. On
+    the board link they are hers now; a stranger holding that link, a phone removed for good and
+    one turned away still get nothing, and the board's earlier rows stay the join link's."""
+    host, anna, cleo, dora, stranger = phone(), phone(), phone(), phone(), phone()
+    token = host.open_table("escalero", ("Anna", "Ben"), columns=1)
+    anna.join(token, "Anna")
+    for row in ("1", "2", "3", "4", "5", "6", "S", "F", "P", "G"):
+        for name in ("Anna", "Ben"):
+            assert host.enter(token, {"type": "score", "player": name, "column": 1, "row": row,
+                                      "value": int(row) if name == "Anna" and row in "123456" else 0}).status_code == 200
+    board = re.search(r'href="/b/([^/"]+)"', host.get(f"/t/{token}").get_data(as_text=True)).group(1)
+    pages = ("history", "history/games", "history/games/1/rows", "games/1/log.json")
+    seat = seat_of(app, token, "Anna")["id"]
+    assert host_says(host, token, f"/seats/{seat}/free").status_code == 200
+    cleo.join(token, "Anna")
+    assert host_says(host, token, f"/seats/{seat}/remove").status_code == 200
+    dora.join(token, "Anna")
+    assert host_says(host, token, f"/seats/{seat}/let-in", {"answer": "no"}).status_code == 200
+    for device in (stranger, cleo, dora):
+        for page in pages:
+            assert device.get(f"/b/{board}/{page}").status_code == 404, page
+
+    start = anna.get("/").get_data(as_text=True)
+    assert f'href="/b/{board}/history"' in start  # beside the board, on her list of tables
+    history = anna.get(f"/b/{board}/history").get_data(as_text=True)
+    code = db_of(app).execute("SELECT code FROM tables WHERE board_token = ?", [board]).fetchone()[0]
+    assert "Anna" in history and "/b/" in history and token not in history and code not in history  # no way in
+    assert code in host.get(f"/t/{token}/history").get_data(as_text=True)  # the join link's has it
+    assert 'href="/b/%s/games/1/log.json"' % board in history
+    log = anna.get(f"/b/{board}/games/1/log.json")
+    assert log.status_code == 200 and json.loads(log.get_data())["players"] == ["Anna", "Ben"]
+    assert log.headers["Content-Disposition"] == 'attachment; filename="escalero-1.json"'  # not the code
+    for page in pages[1:3]:
+        assert anna.get(f"/b/{board}/{page}", headers={"HX-Request": "true"}).status_code == 200, page
+    assert anna.get(f"/b/{board}/board/earlier", headers={"HX-Request": "true"}).status_code == 404
+    assert anna.write(f"/b/{board}/claims/1", {"answer": "confirm"}).status_code == 403  # reads, writes nothing

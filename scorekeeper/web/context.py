@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from flask import Blueprint, abort, g, redirect, request, url_for
+from flask import Blueprint, abort, g, redirect, request, session, url_for
 
 from .. import policy, service, store
 from .db import get_db
@@ -110,6 +110,13 @@ class TableContext:
     def require_join_link(self, action: str = "invite") -> None:
         """Pages that show the way in (QR code, join link, logs) are not on the read-only board."""
         policy.require(action, self.who, self.played)
+
+    def require_history(self) -> None:
+        """The history page, its pages and the games' logs: on the join link, and on the board
+        link to a phone that sat at this table once (its seat freed since): the games it
+        played. The session's device is read, never made (a stranger's board makes none)."""
+        if not (self.who.read_only and service.sat_at(self.db, self.table["id"], session.get("device"))):
+            self.require_join_link("history")
 
     # -- the game ---------------------------------------------------------------------------
 

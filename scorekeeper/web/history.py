@@ -82,15 +82,16 @@ def games_page(ctx: TableContext, rows: list[dict]) -> dict:
 
 @bp.get("/history")
 def history():
-    g.ctx.require_join_link("history")
+    g.ctx.require_history()
     host = g.ctx.may("answer_claim")
+    code = None if g.ctx.who.read_only else g.ctx.table["code"]  # the code lets in: the join link's
     ctx = g.ctx.as_board()
     rows = service.games_of(ctx.db, ctx.table["id"])
     table_id = ctx.table["id"]
     claims = service.claims_at(ctx.db, table_id) if not ctx.table["imported"] else []
     claim = service.claim_of(ctx.db, table_id) if ctx.table["imported"] else None
     response = Response(render_paced("history.html", ctx=ctx, table=ctx.table, ledger=ctx.ledger, who=ctx.who,
-                                     host=host, claims=claims, claim=claim,
+                                     host=host, claims=claims, claim=claim, code=code,
                                      kinds=sorted({row["game"] for row in rows}), **games_page(ctx, rows)))
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -99,7 +100,7 @@ def history():
 @bp.get("/history/games")
 def games():
     """A page of the history's games before game `before` (a table may play hundreds)."""
-    g.ctx.require_join_link()
+    g.ctx.require_history()
     ctx = g.ctx.as_board()
     before = change_of(request.args.get("before"))
     rows = [row for row in service.games_of(ctx.db, ctx.table["id"]) if before is None or row["number"] < before]
@@ -110,7 +111,7 @@ def games():
 @bp.get("/history/games/<int:number>/rows")
 def rows(number: int):
     """A page of a game's rows on the history page (`before`: the oldest row shown)."""
-    g.ctx.require_join_link()
+    g.ctx.require_history()
     ctx = g.ctx.as_board()
     row = service.game_numbered(ctx.db, ctx.table["id"], number)
     if row is None:
