@@ -181,9 +181,12 @@ def serve(host: str, port: int, workers: int, firewalled: bool) -> None:
     the whole server, a request's body must arrive within 20 s, and the open-files limit is
     raised to the hard limit (docs/deploy.md).
     """
-    from .serve import run
+    from .serve import Unservable, run
 
-    run(host, port, workers, firewalled)
+    try:
+        run(host, port, workers, firewalled)
+    except Unservable as refusal:
+        raise Refusal(str(refusal)) from None
 
 
 @cli.command("export")

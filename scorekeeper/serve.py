@@ -13,6 +13,10 @@ import click
 import qrcode
 
 
+class Unservable(Exception):
+    """What keeps the server from starting, in one line (the command says it: cli.Refusal)."""
+
+
 def lan_url(host: str, port: int) -> str:
     from .web.links import lan_addresses
 
@@ -205,7 +209,6 @@ def run(host: str, port: int, workers: int, firewalled: bool = False) -> None:
     from gunicorn.app.base import BaseApplication
 
     from . import create_app, metrics, replica, store
-    from .cli import Refusal
     from .worker import (
         REFUSING,
         AddressTable,
@@ -223,10 +226,10 @@ def run(host: str, port: int, workers: int, firewalled: bool = False) -> None:
     hops = config["TRUSTED_PROXIES"]  # a whole number: create_app checked it
     refusal = proxies_refusal(hops, host, port, firewalled or os.environ.get(FIREWALLED, "") not in ("", "0"))
     if refusal:
-        raise Refusal(refusal)
+        raise Unservable(refusal)
     refusal = address_refusal(config, host, port) or limits_refusal() or bind_refusal(host, port)
     if refusal:
-        raise Refusal(refusal)
+        raise Unservable(refusal)
     # one address holds at most so many connections of the server and makes so many requests a
     # second (not behind a proxy, whose address every connection has, and which limits both):
     # a phone's slowloris or flood no longer takes every connection or the CPU (scorekeeper/worker.py);
@@ -239,7 +242,7 @@ def run(host: str, port: int, workers: int, firewalled: bool = False) -> None:
     metrics_port = int(config.get("METRICS_PORT") or 0)
     refusal = metrics_refusal(metrics_port, port) if metrics_port else None
     if refusal:
-        raise Refusal(refusal)
+        raise Unservable(refusal)
     # a worker's connections stay below its open-files limit (raised to the hard limit here, for
     # the workers to inherit): past them a 503 with words, not a server out of descriptors
     CappedGeventWorker.most_open = connections_within(raise_open_files_limit())
@@ -271,20 +274,20 @@ def run(host: str, port: int, workers: int, firewalled: bool = False) -> None:
     # held for the server's life, shared with its workers (and any other server on the same
     # database): `scorekeeper restore` refuses while it is held
     if store.serving_lock(config["DATABASE"]) is None:
-        raise Refusal("the database is being restored: try again in a moment")
+        raise Unservable("the database is being restored: try again in a moment")
     # Litestream streams the database off the machine (REPLICA_URL), started before the workers
     # and stopped after them: its last sync ships the last entries (scorekeeper/replica.py)
     replication = None
     if config.get("REPLICA_SYNC") and not config.get("REPLICA_URL"):
         # a pub that set how often to replicate, and not where to: it believed it was replicated
-        raise Refusal("REPLICA_SYNC is set but REPLICA_URL is not: nothing would be replicated "
+        raise Unservable("REPLICA_SYNC is set but REPLICA_URL is not: nothing would be replicated "
                       "(set REPLICA_URL, docs/deploy.md, or remove REPLICA_SYNC)")
     if config.get("REPLICA_URL"):
         try:
             replication = replica.Replication(config["DATABASE"], config["REPLICA_URL"],
                                               config.get("REPLICA_SYNC") or replica.DEFAULT_SYNC)
         except (RuntimeError, OSError) as error:
-            raise Refusal(str(error)) from None
+            raise Unservable(str(error)) from None
     # the workers count in files of a folder of the master's; the master serves their sum on
     # the loopback (scorekeeper/metrics.py)
     counted = None
@@ -297,7 +300,7 @@ def run(host: str, port: int, workers: int, firewalled: bool = False) -> None:
             shutil.rmtree(counted, ignore_errors=True)
             if replication:
                 replication.stop()
-            raise Refusal(f"cannot serve the metrics on 127.0.0.1:{metrics_port}: "
+            raise Unservable(f"cannot serve the metrics on 127.0.0.1:{metrics_port}: "
                                        f"{error.strerror or error}") from None
     # the address phones should open: BASE_URL's when set (a proxy's, say: the app's QR codes
     # and links carry it too), else this machine's on the LAN
