@@ -91,7 +91,7 @@ def refused(refusal: Any) -> None:
     status = getattr(refusal, "status", 0)
     REFUSALS.labels(_reason(template), str(status)).inc()
     if status == 429:
-        LIMITED.labels(_limits().get(template, "other")).inc()
+        LIMITED.labels(getattr(refusal, "limit", None) or "other").inc()
 
 
 MOST_REASONS = 300  # distinct refusal templates a process labels; past them "other"
@@ -136,19 +136,6 @@ def sent(table_id: int, since: Any) -> None:
         at = _woken.get(table_id)
         if at is not None:
             LAG.observe(time.monotonic() - at)
-
-
-def _limits() -> dict[str, str]:
-    """The app's 429 messages -> the limit that answers with it."""
-    from . import service
-
-    found = {}
-    for limit in service.LIMITS.values():
-        found[limit.message.template] = limit.kind
-        if limit.burst_message is not None:
-            found[limit.burst_message.template] = f"{limit.kind}/minute"
-    found[service.WRONG_CODES] = found[service.WRONG_CODES_IMPORTING] = "code"
-    return found
 
 
 # --- open streams ------------------------------------------------------------------------------------

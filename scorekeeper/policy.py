@@ -20,13 +20,14 @@ class Refused(Exception):
     """A request the table cannot take; `status` is the HTTP status, the message is for players:
     `text` (a Text, translated on the screens), as one sentence in English by `str()`;
     `retry_after`, the seconds until a limit lets the same request through (a 429's
-    Retry-After)."""
+    Retry-After); `limit`, the limit that answered (a 429's kind, as the metrics count it)."""
 
     def __init__(self, message: str, status: int = 409, /, *, retry_after: float | None = None,
-                 **values: Any) -> None:
+                 limit: str | None = None, **values: Any) -> None:
         self.text = Text.of(message, **values)
         self.status = status
         self.retry_after = None if retry_after is None else max(1, math.ceil(retry_after))
+        self.limit = limit
         super().__init__(sentence(self.text))
 
     def headers(self) -> dict[str, str]:

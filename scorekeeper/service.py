@@ -526,8 +526,8 @@ def check_limit(db: sqlite_utils.Database, limit: Limit, device: str | None, add
 def _refuse_past(db: sqlite_utils.Database, limit: Limit, device: str | None, address: str | None,
                  now_: float) -> None:
     for key, most in _limit_keys(limit, device, address):
-        for window, most_, message in ((limit.window, most, limit.message),
-                                       (BURST_WINDOW, limit.burst, limit.burst_message)):
+        for window, most_, message, kind in ((limit.window, most, limit.message, limit.kind),
+                                             (BURST_WINDOW, limit.burst, limit.burst_message, f"{limit.kind}/minute")):
             if not most_:
                 continue
             # the most recent `most_` in the window: once the oldest of them leaves it, one more may come
@@ -535,7 +535,7 @@ def _refuse_past(db: sqlite_utils.Database, limit: Limit, device: str | None, ad
                 "SELECT at FROM hits WHERE kind = ? AND key = ? AND at >= ? ORDER BY at DESC LIMIT ?",
                 [limit.kind, key, now_ - window, most_]).fetchall()]
             if len(recent) >= most_:
-                raise Refused(message, 429, retry_after=recent[-1] + window - now_)
+                raise Refused(message, 429, retry_after=recent[-1] + window - now_, limit=kind)
 
 
 def _limit_keys(limit: Limit, device: str | None, address: str | None) -> list[tuple[str, int]]:
@@ -723,7 +723,7 @@ def _refuse_guesses(db: sqlite_utils.Database, address: str, locked: Text) -> No
             "SELECT at FROM join_attempts WHERE address = ? AND at >= ? ORDER BY at DESC LIMIT ?",
             [whom, now_ - JOIN_WINDOW, allowed]).fetchall()]
         if len(recent) >= allowed:
-            raise Refused(locked, 429, retry_after=recent[-1] + JOIN_WINDOW - now_)
+            raise Refused(locked, 429, retry_after=recent[-1] + JOIN_WINDOW - now_, limit="code")
 
 
 def _by_code(db: sqlite_utils.Database, code: str, address: str | None, opened_since: str | None,

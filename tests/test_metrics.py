@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from scorekeeper import create_app, metrics
+from scorekeeper import create_app, metrics, service
 
 F35 = {"type": "score", "player": "Anna", "column": 1, "row": "F", "value": 35}
 
@@ -55,6 +55,12 @@ def test_entries_refusals_limits_and_the_fold_cache(counting):
     # the app's limits answer 429 and are counted by their kind: two tables a phone here
     assert host.open_table() and host.post("/new/escalero", {"player": ["Anna"]}, fetch=False).status_code == 429
     assert value("scorekeeper_limited_total", limit="table") == 1
+    # and wrong codes by theirs: the refusal names its limit (metrics reads no table of messages)
+    guesser = Phone(counting)
+    for _ in range(service.JOIN_ATTEMPTS):
+        assert guesser.post("/join", {"code": "ZZZZZZ"}, fetch=False).status_code == 404
+    assert guesser.post("/join", {"code": "ZZZZZZ"}, fetch=False).status_code == 429
+    assert value("scorekeeper_limited_total", limit="code") == 1
     assert value("scorekeeper_refusals_total", status="429",
                  reason="This phone has opened many tables in the last hour. Wait a while, or play at one of them.") == 1
     # folds: the first page folds the game, later ones find it in the cache
