@@ -9,6 +9,8 @@ from flask import Flask
 from jinja2 import FileSystemBytecodeCache
 from werkzeug.routing import IntegerConverter
 
+from .settings import whole_number
+
 
 class RowNumber(IntegerConverter):
     """A number in a URL that names a row (a seat, a game, a claim): one past SQLite's 64 bits
@@ -17,23 +19,6 @@ class RowNumber(IntegerConverter):
     def __init__(self, map, *args, **kwargs) -> None:
         kwargs.setdefault("max", 2 ** 63 - 1)
         super().__init__(map, *args, **kwargs)
-
-
-class SettingError(ValueError):
-    """A setting the app cannot run with, in one line a person can act on (the command line
-    says it and exits, with no traceback)."""
-
-
-def whole_number(name: str, value: Any) -> int:
-    """A setting's whole number (unset: 0); SettingError, naming it, for anything else."""
-    if value is None or value == "":
-        return 0
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    text = str(value).strip()
-    if text.isascii() and text.isdigit():
-        return int(text)
-    raise SettingError(f"{name} must be a whole number, not {value!r}")
 
 
 def configured_app(test_config: Mapping[str, Any] | None = None, make_folder: bool = True) -> Flask:

@@ -11,8 +11,9 @@ from contextlib import contextmanager
 import click
 from flask.cli import FlaskGroup, NoAppException, with_appcontext
 
-from . import SettingError, configured_app, create_app
+from . import configured_app, create_app
 from .gamelog import LogError, parse_json, replay as replay_log
+from .settings import SettingError
 
 
 class Refusal(click.ClickException):

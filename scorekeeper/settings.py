@@ -12,7 +12,23 @@ from typing import Any
 
 from flask import Flask
 
-from . import SettingError, whole_number
+
+class SettingError(ValueError):
+    """A setting the app cannot run with, in one line a person can act on (the command line
+    says it and exits, with no traceback)."""
+
+
+def whole_number(name: str, value: Any) -> int:
+    """A setting's whole number (unset: 0); SettingError, naming it, for anything else."""
+    if value is None or value == "":
+        return 0
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    text = str(value).strip()
+    if text.isascii() and text.isdigit():
+        return int(text)
+    raise SettingError(f"{name} must be a whole number, not {value!r}")
+
 
 TEXT = ("BASE_URL", "NODE", "REPLICA_URL", "REPLICA_SYNC")
 

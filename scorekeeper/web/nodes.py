@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from flask import Flask, current_app, redirect, request
 
-from .. import SettingError
+from ..settings import SettingError
 from ..service import CODE_ALPHABET
 
 ROUTED = "scorekeeper.routed_to"  # environ: the node a request's /n/<node>/ prefix named
