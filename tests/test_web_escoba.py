@@ -139,7 +139,9 @@ def test_escobas_tapped_live_show_on_every_phone_and_prefill_the_round(duel, app
     host, anna, ben, token = duel
     board = anna.get(f"/t/{token}").get_data(as_text=True)
     assert tally(board) == [0, 0]
-    assert "disabled" in re.search(r'<button[^>]*"side": 0, "delta": -1[^>]*>', board).group(0)  # none to take back
+    # none to take back: its − disabled, and with no request to send
+    minus = re.search(r'<div id="tally-0" class="tally">.*?<button [^>]*class="step minus-one"([^>]*)>', board, re.S).group(1)
+    assert "disabled" in minus and "hx-post" not in minus
     assert anna.press(token, tally_button(board, 0, 1)).status_code == 200
     # Ben's phone sees it, and his next tap builds on it
     seen = ben.get(f"/t/{token}/board").get_data(as_text=True)
@@ -198,7 +200,8 @@ def test_a_bad_tally_is_refused_and_changes_nothing(duel, app):
     for _ in range(19):
         tap(anna, token, 0)
     board = anna.get(f"/t/{token}/board").get_data(as_text=True)
-    assert tally(board) == [20, 0] and "disabled" in re.search(r'<button[^>]*"side": 0, "delta": 1[^>]*>', board).group(0)
+    plus = re.search(r'<div id="tally-0" class="tally">.*?<button [^>]*class="step plus-one"([^>]*)>', board, re.S).group(1)
+    assert tally(board) == [20, 0] and "disabled" in plus and "hx-post" not in plus
     anna.write(f"/t/{token}/escoba/escobas", {"side": "0", "delta": "1"})
     assert played(app, token).draft["payload"] == {"escobas": {"Anna": 20, "Ben": 0}}
 
