@@ -71,6 +71,7 @@ from functools import lru_cache
 from html import escape
 
 import gevent
+from gunicorn.http import wsgi
 from gunicorn.http.body import Body, LengthReader
 from gunicorn.workers.ggevent import GeventWorker
 
@@ -490,6 +491,16 @@ def process_alive(pid: int) -> bool:
     return True
 
 
+GUNICORN_HEADERS = wsgi.Response.default_headers
+
+
+def unsigned_headers(response) -> list[str]:
+    """gunicorn's own headers of an answer without its Server line: a stranger who finds the
+    server is not told what runs it, and every answer is 18 bytes shorter (issue 26: an entry's
+    answer within 1 KB on the wire)."""
+    return [line for line in GUNICORN_HEADERS(response) if not line.startswith("Server:")]
+
+
 class CappedGeventWorker(GeventWorker):
     """gunicorn's gevent worker, refusing an address's connections past `cap` and its requests
     past `rate` a second (with a `burst`), counted in the `table` the master shares; a request
@@ -517,6 +528,7 @@ class CappedGeventWorker(GeventWorker):
         self.refused_connections = self.refused_requests = self.refused_full = self.refused_streams = 0
         self.worded = {"address": stream_refusals(STREAMS_FULL), "link": stream_refusals(LINK_FULL),
                        "big": too_big_pages()}
+        wsgi.Response.default_headers = unsigned_headers
         super().init_process()
 
     def handle_quit(self, sig, frame) -> None:

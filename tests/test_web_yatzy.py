@@ -142,7 +142,7 @@ def test_a_retry_counts_once(table):
 
 def test_an_entrys_answer_is_under_a_kilobyte(table):
     """Mid-game, the answer to a phone's entry stays within 1 KB on the wire (gzip, as a browser
-    asks; the headers the app sends and the ~80 bytes gunicorn adds: Server, Date, Connection):
+    asks; the headers the app sends and at most 80 bytes gunicorn adds: Date, Connection):
     only the parts it changed."""
     token, host, anna, ben, cleo = table
     plan = [("full", "3,3,3,6,6"), ("small", "1,2,3,4,5"), ("4", "2,2,4,4,4"), ("chance", "6,6,6,6,1"),

@@ -265,6 +265,20 @@ def test_the_join_link_port_is_the_servers_own(tmp_path, kit):
     assert ":8123/t/" in page.get_data(as_text=True) and ":6666" not in page.get_data(as_text=True)
 
 
+def test_an_answer_does_not_say_what_serves_it(tmp_path, kit):
+    """Every answer said "Server: gunicorn" to whoever found the server, 18 bytes of each
+    entry's answer (issue 26: within 1 KB on the wire). A page, an entry's answer and a refusal
+    say nothing of it now."""
+    server = kit.Server(tmp_path / "instance", workers=1)
+    try:
+        phone = kit.WebPhone(server.url)
+        token = phone.open_table("escalero", ["Anna", "Ben"])["token"]
+        for reply in (phone.get("/"), phone.get(f"/t/{token}"), phone.get("/t/nothing-here", fetch=False)):
+            assert reply.headers.get("Date") and reply.headers.get("Server") is None, dict(reply.headers)
+    finally:
+        server.stop()
+
+
 def test_the_database_is_its_owners_only(tmp_path):
     """The database was world-readable (0644): devices, join tokens. Now created 0600, with its
     -wal and -shm, its backups and a restored copy; one made before is made so at start."""

@@ -69,8 +69,9 @@ def test_pages_and_live_streams_come_through(proxied):
     status, headers, _ = request(port, "POST", "/new/escalero", {"csrf": csrf, "player": "Anna"}, cookie=cookie)
     assert status == 303
     token = headers["location"].rsplit("/", 1)[-1]
-    _, _, page = request(port, "GET", f"/t/{token}", cookie=cookie)
+    _, headers, page = request(port, "GET", f"/t/{token}", cookie=cookie)
     assert f"http://scores.example/t/{token}" in page  # the join link: the configured address
+    assert headers["server"] == "nginx"  # no version (server_tokens off), and not the app's server
     status, headers, first = request(port, "GET", f"/t/{token}/live?since=0", cookie=cookie, stream=True)
     assert status == 200 and headers["content-type"].startswith("text/event-stream")
     assert "retry:" in first  # unbuffered: the first bytes arrive at once
