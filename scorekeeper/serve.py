@@ -281,7 +281,7 @@ def run(host: str, port: int, workers: int, firewalled: bool = False) -> None:
     if config.get("REPLICA_SYNC") and not config.get("REPLICA_URL"):
         # a pub that set how often to replicate, and not where to: it believed it was replicated
         raise Unservable("REPLICA_SYNC is set but REPLICA_URL is not: nothing would be replicated "
-                      "(set REPLICA_URL, docs/deploy.md, or remove REPLICA_SYNC)")
+                         "(set REPLICA_URL, docs/deploy.md, or remove REPLICA_SYNC)")
     if config.get("REPLICA_URL"):
         try:
             replication = replica.Replication(config["DATABASE"], config["REPLICA_URL"],
@@ -301,7 +301,7 @@ def run(host: str, port: int, workers: int, firewalled: bool = False) -> None:
             if replication:
                 replication.stop()
             raise Unservable(f"cannot serve the metrics on 127.0.0.1:{metrics_port}: "
-                                       f"{error.strerror or error}") from None
+                             f"{error.strerror or error}") from None
     # the address phones should open: BASE_URL's when set (a proxy's, say: the app's QR codes
     # and links carry it too), else this machine's on the LAN
     base = config.get("BASE_URL")
