@@ -337,6 +337,38 @@ def test_a_screen_reader_hears_each_entry_and_whose_turn_not_the_board(server, n
     assert anna.evaluate("document.querySelector('#board').closest('[aria-live], [role=status], [role=log]')") is None
 
 
+@pytest.mark.parametrize("game, players", [("escalero", ("Anna", "Ben")), ("yatzy", ("Anna", "Ben"))])
+def test_a_keyboard_s_first_tab_skips_the_board_to_the_tray(server, new_phone, game, players):
+    """A keyboard's Tab went through each of the card's open cells (30 on Escalero's three
+    columns, 15 Yatzy boxes) before the first die. Its first Tab now offers the way past them,
+    shown while focused; the next Tab is the tray's first die. A phone that only looks at the
+    table has no tray and no such link."""
+    link = open_table(new_phone(), server, game, players)
+    anna = new_phone()
+    anna.goto(link)
+    sit(anna, "Anna")
+    anna.wait_for_selector("#tray .faces")
+    skip = anna.locator("a.skip")
+    assert skip.bounding_box()["y"] + skip.bounding_box()["height"] <= 0  # out of sight
+    skip.focus()  # there once seated, without a reload (the header is not the board)
+    expect(skip).to_be_focused()
+    anna.reload()
+    anna.wait_for_selector("#tray .faces")
+    anna.keyboard.press("Tab")
+    expect(skip).to_be_focused()
+    expect(skip).to_have_text("Skip to entering results")
+    box = skip.bounding_box()
+    assert box["y"] >= 0 and box["x"] + box["width"] <= PHONE["viewport"]["width"]  # in sight once focused
+    anna.keyboard.press("Enter")
+    anna.keyboard.press("Tab")
+    assert anna.evaluate("() => Boolean(document.activeElement?.closest('#tray .faces'))")
+    looker = new_phone()  # not seated: nothing to enter, no way to it
+    looker.goto(link)
+    looker.wait_for_selector("#join")
+    looker.keyboard.press("Tab")
+    assert looker.evaluate("() => !document.activeElement?.matches('a.skip')")
+
+
 def test_the_focus_stays_in_the_tray_after_an_entry(server, new_phone):
     """The option tapped goes with the tray it was in: the focus fell to <body>, and a screen
     reader started again at the top of the page. It lands on the tray, named by its turn line."""
