@@ -1648,10 +1648,7 @@ def ledger(db: sqlite_utils.Database, table_id: int) -> dict:
     claimed = tuple(db.execute(
         "SELECT c.game_id, c.last_event = (SELECT coalesce(max(e.id), 0) FROM events e WHERE e.game_id = c.game_id) "
         f"FROM claims c WHERE c.table_id IN ({marks}) AND c.status = 'confirmed' ORDER BY c.id", tables))
-    # each table's last change, in one query (an evening of 24 tables asked 24)
-    changes = tuple(db.execute(f"SELECT table_id, max(id) FROM changes WHERE table_id IN ({marks}) "
-                               "GROUP BY table_id ORDER BY table_id", tables).fetchall())
-    key = ("ledger", table_id, tuple(tables), changes, claimed)
+    key = ("ledger", table_id, tuple(tables), store.last_changes(db, tables), claimed)
     found = db.folds.derived.get(key)
     if found is None:
         found = _ledger(db, table_id, tables, [game_id for game_id, stands in claimed if stands])

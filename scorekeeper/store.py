@@ -567,3 +567,11 @@ def game_changes_between(db: sqlite_utils.Database, table_id: int, since: int, u
 
 def last_change(db: sqlite_utils.Database, table_id: int) -> int:
     return db.execute("SELECT coalesce(max(id), 0) FROM changes WHERE table_id = ?", [table_id]).fetchone()[0]
+
+
+def last_changes(db: sqlite_utils.Database, table_ids: list[int]) -> tuple[tuple[int, int], ...]:
+    """(table id, its last change) of each of the tables that has one, in one query (an evening
+    of 24 tables asked 24: service.ledger)."""
+    marks = ", ".join("?" * len(table_ids))
+    return tuple(db.execute(f"SELECT table_id, max(id) FROM changes WHERE table_id IN ({marks}) "
+                            "GROUP BY table_id ORDER BY table_id", table_ids).fetchall())

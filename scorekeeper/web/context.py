@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from flask import Blueprint, abort, g, redirect, request, session, url_for
+from flask import Blueprint, abort, g, redirect, request, url_for
 
 from .. import policy, service, store
 from .db import get_db
 from .games import screen
 from .i18n import html_lang, pgettext
-from .security import device_id
+from .security import device_id, known_device
 
 PREFIX = "/<any(t, b):link>/<token>"
 
@@ -115,7 +115,7 @@ class TableContext:
         """The history page, its pages and the games' logs: on the join link, and on the board
         link to a phone that sat at this table once (its seat freed since): the games it
         played. The session's device is read, never made (a stranger's board makes none)."""
-        if not (self.who.read_only and service.sat_at(self.db, self.table["id"], session.get("device"))):
+        if not (self.who.read_only and service.sat_at(self.db, self.table["id"], known_device())):
             self.require_join_link("history")
 
     # -- the game ---------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import unicodedata
 from decimal import Decimal
 
 from babel.numbers import format_decimal
-from flask import Blueprint, abort, redirect, render_template, request, session
+from flask import Blueprint, abort, redirect, render_template, request
 from flask_babel import get_locale
 
 from .. import metrics, service
@@ -16,7 +16,7 @@ from ..games.base import CHOOSE, TYPE, RuleError, SettingText, currency_code, mo
 from .context import table_url
 from .db import get_db, hub
 from .i18n import _, say
-from .security import client_address, device_id
+from .security import client_address, device_id, known_device
 from .writes import MAX_FIELD, field
 
 bp = Blueprint("pages", __name__)
@@ -30,8 +30,8 @@ def index():
 def my_tables() -> list[tuple[dict, service.Played, int]]:
     """This device's tables (hosted or seated), each with its current game and how many it
     has had. The session's device id is read, never made: a first visit has none."""
-    device = session.get("device")
-    if not isinstance(device, str):
+    device = known_device()
+    if device is None:
         return []
     db = get_db()
     out = []

@@ -15,13 +15,14 @@ import threading
 from collections import OrderedDict
 from fractions import Fraction
 
-from flask import Blueprint, abort, current_app, render_template, session
+from flask import Blueprint, abort, current_app, render_template
 
 from .. import charts, service, stats
 from ..gamelog import cooperate
 from ..games import ENGINES
 from .db import get_db
 from .i18n import _, cents
+from .security import known_device
 
 bp = Blueprint("players", __name__)
 
@@ -31,8 +32,8 @@ SUMMARIES = 4096  # games summarised and kept per app (a few KB each)
 
 def everyone(db) -> dict[str, stats.Player]:
     """The players of every game with entries at this phone's tables."""
-    device = session.get("device")
-    if not isinstance(device, str):
+    device = known_device()
+    if device is None:
         return {}
     tables = {table["id"]: table for table in service.tables_of(db, device, limit=1000)}
     if not tables:

@@ -59,6 +59,13 @@ def device_id() -> str:
     return _session_secret("device", 16)
 
 
+def known_device() -> str | None:
+    """This browser's id if it has one, never made: a first visit, or a stranger's look at a
+    page, gets no session for it."""
+    device = session.get("device")
+    return device if isinstance(device, str) else None
+
+
 def csrf_token() -> str:
     return _session_secret("csrf", 32)
 
