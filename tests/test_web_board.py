@@ -107,6 +107,9 @@ def apply(board: str, message: str) -> str:
             edits.append((target["start"], target["end"], inner))
         elif how == "delete":
             edits.append((target["start"], target["end"], ""))
+        elif how == "beforeend":
+            end = target["end"] - len(f"</{target['tag']}>")
+            edits.append((end, end, inner))
         else:
             assert how == "afterbegin", how
             edits.append((target["inside"], target["inside"], inner))

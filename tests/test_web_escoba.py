@@ -434,6 +434,34 @@ def test_history_and_score_sheet_show_each_round(duel):
     assert 'class="side-total ">8<' in board and "needs 13" in board
 
 
+def test_a_round_adds_its_row_to_the_score_sheet_and_sends_no_earlier_row(duel, phone):
+    """Every round sent the whole board, its score sheet too: a game's answers grew with each
+    round played (issue 26: an answer ≤ 1 KB). A round sends its row, added at the sheet's end;
+    the first round the sheet it begins, and an undo the sheet without the round taken back —
+    each making exactly the board every phone would get whole."""
+    host, anna, ben, token = duel
+    viewers = {"host": host, "Anna": anna, "Ben": ben, "stranger": phone()}
+    boards = {name: device.get(f"/t/{token}/board").get_data(as_text=True) for name, device in viewers.items()}
+    rounds = [dict(c0=24, o0=7, s0=3, seven=0, e0=2), dict(c0=25, o0=6, s0=2, seven=1, e1=1),
+              dict(c0=20, o0=5, s0=2, seven=0)]
+    for number, counts in enumerate(rounds, 1):
+        status, page = preview(anna, token, **counts)
+        response = anna.press(token, confirm(page), form=page)
+        answer = answered(response)
+        rows = re.findall(r'<th scope="row">(\d+)</th>', answer)
+        if number == 1:
+            assert 'id="escoba-sheet"' in answer and rows == ["1"]
+        else:
+            assert 'id="escoba-sheet"' not in answer and rows == [str(number)]
+            assert f'<hx-partial id="escoba-rounds" hx-swap="beforeend"><tr><th scope="row">{number}</th>' in answer
+            assert len(gzip.compress(response.get_data())) <= 1200
+        parts_make_the_board(token, viewers, boards, response, "Anna")
+    last = [b for b in writes(boards["Anna"], "/undo") if b["text"] == "Undo"]
+    response = anna.press(token, last[0])
+    assert re.findall(r'<th scope="row">(\d+)</th>', answered(response)) == ["1", "2"]
+    parts_make_the_board(token, viewers, boards, response, "Anna")
+
+
 def test_undo_the_last_round(duel, app):
     host, anna, ben, token = duel
     board = enter_round(anna, token, c0=24, o0=7, s0=3, seven=0, e0=2)

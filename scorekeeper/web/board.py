@@ -333,8 +333,12 @@ def render(ctx: TableContext, change: int, chosen: Iterable[Part], base: int, ev
     generic = current_app.jinja_env.get_template(GENERIC).make_module(values)
     own = own_parts(ctx, values)
     out, done, settled = [], set(), None
+    chosen = list(chosen)
+    # a piece of a part (a part with arguments: a row of the score sheet) goes with the part
+    # chosen whole beside it (an undo's sheet, then the row of the entry made instead: twice)
+    wholes = {part[0] for part in chosen if len(part) == 1}
     for part in chosen:
-        if part in done:
+        if part in done or (len(part) > 1 and part[0] in wholes):
             continue
         done.add(part)
         name, *args = part
@@ -352,7 +356,8 @@ def render(ctx: TableContext, change: int, chosen: Iterable[Part], base: int, ev
             out.append(partial(html, "settle", SETTLE_IN_VIEW))
             settled = html
             continue
-        out.append(swap(html))
+        # a piece added where its part is (a row at the sheet's end) is a partial of its own
+        out.append(html if html.startswith("<hx-partial") else swap(html))
     # what a screen reader says (templates/table.html: #said): the entries `told`, and whose turn
     # it is now where the game's parts have a turn line — its words as the turn part has them,
     # which the message's gzip finds there. Not to a writer of its own entry alone: it chose
