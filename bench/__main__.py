@@ -28,7 +28,7 @@ from .common import ROOT, machine, raise_open_files
 FULL = {
     "latency": {"counts": (10, 100, 1000), "rate": 100.0, "seconds": 20.0},
     "fanout": {"counts": (60, 600, 3000, 8000), "rate": 20.0, "seconds": 20.0},
-    "weight": {},
+    "weight": {"logs": "every"},
     "taps": {},
     "attack": {"rate": 50.0, "baseline": 15.0, "seconds": 30.0, "tables": 10, "concurrency": 2,
                "slowloris": 2000, "slow_bodies": 200, "drip_s": 5.0},
@@ -149,7 +149,8 @@ def verdicts(results: dict, smoke: bool) -> list[dict]:
         for game, seen in weight.get("games", {}).items():  # bench/answers.py: the Flask client's gzip, no framing
             row("weight", f"{game}: an entry's answer mid-game max (p50 {seen['entry_mid_p50']} B)",
                 seen["entry_mid_max"] / 1000, "KB", None, "≤ 1 KB", seen["entry_mid_max"] <= 1000,
-                f"{seen['mid_over_1kb']} of {seen['entries'] - 2} over; first {seen['entry_first']} B, last {seen['entry_last']} B")
+                f"{seen['mid_over_1kb']} of {seen['mid_entries']} over ({seen['logs']} logs, largest in {seen['log']}); "
+                f"first {seen['entry_first']} B, last {seen['entry_last']} B")
             if "steps" in seen:
                 row("weight", f"{game}: a step of a turn's answer max (p50 {seen['step_p50']} B)", seen["step_max"] / 1000,
                     "KB", None, "≤ 1 KB", seen["step_max"] <= 1000, f"{seen['steps']} steps")

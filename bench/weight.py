@@ -156,7 +156,7 @@ async def baseline(port: int, page_urls: list[str]) -> dict:
     return {"hello_wire": hello.wire, "htmx_page_wire": total}
 
 
-def run(work: str, players: int = 4, mid_game: int = 40, log=print) -> dict:
+def run(work: str, players: int = 4, mid_game: int = 40, logs: str = "board", log=print) -> dict:
     path = os.path.join(work, "weight")
     shutil.rmtree(path, ignore_errors=True)
     instance = Instance(path)
@@ -190,8 +190,9 @@ def run(work: str, players: int = 4, mid_game: int = 40, log=print) -> dict:
         "baseline": base,
         "ratio_first_load": first_mid["total_wire"] / base["htmx_page_wire"],
         "ratio_entry_p50": summary(m["wire"] for m in made)["p50"] / base["hello_wire"],
-        # every game's answers, entries and steps, through the Flask client (bench/answers.py)
-        "games": answers.run(work, log),
+        # every game's answers, entries and steps, through the Flask client (bench/answers.py):
+        # the board log of each game, or every log of it
+        "games": answers.run(work, log, logs),
     }
     log(f"  page weight: first load {first_mid['total_wire'] / 1024:.1f} KiB (mid-game) · entry p50 "
         f"{out['entry_wire']['p50']} B, max {out['entry_wire']['max']} B · mid-game entry p50 "
