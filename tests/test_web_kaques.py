@@ -10,6 +10,7 @@ import io
 import json
 import random
 import re
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -413,11 +414,47 @@ def test_standings_and_chart_are_server_rendered(table):
     assert ranks == [("1", "0", "Anna"), ("2", "2", "Cleo"), ("3", "1", "Ben")]
     assert '<progress class="kq-progress" max="10000" value="1500"' in seen
     svg = re.search(r'<svg class="kq-chart".*?</svg>', seen, re.S).group(0)
-    assert svg.count("<polyline") == 3
+    assert svg.count('class="kq-line ') == 3
     assert len(re.findall(r'class="kq-x kq-c1"', svg)) == 1  # Ben's Kaque is marked
     assert "<script" not in seen and " style=" not in seen
-    anna_line = re.search(r'<polyline class="kq-line kq-c0" points="([^"]+)"', svg).group(1)
-    assert len(anna_line.split()) == 3  # the start and two turns
+    anna_line = re.search(r'<path class="kq-line kq-c0" d="([^"]+)"', svg).group(1)
+    assert len(line_points(anna_line)) == 3  # the start and two turns
+    assert line_points(anna_line)[-1] == tuple(map(int, re.search(
+        r'<circle class="kq-end kq-c0" cx="(\d+)" cy="(\d+)"', svg).groups()))
+
+
+def test_a_race_to_10000_s_answers_carry_its_chart_in_few_bytes(phone):
+    """Every turn's answer carries the race chart, which grows with the game: in a race to
+    10,000 its lines' absolute points ("186.0,114.4") made the answers 2.16 KB of gzip by the
+    end (issue 26: an answer ≤ 1 KB). Drawn in whole units, each line a path of steps of one
+    width across, the same game's answers stay under 2.06 KB (1.99 here)."""
+    log = json.loads((Path(__file__).parent / "logs" / "kaques" / "to-10000-quick-totals.json").read_text())
+    host = phone()
+    token = host.open_table("kaques", log["players"])
+    phone().join(token, log["players"][0])
+    sizes = []
+    for event in log["events"]:
+        response = host.enter(token, {k: v for k, v in event.items() if k not in ("at", "by")})
+        assert response.status_code == 200
+        sizes.append(len(gzip.compress(response.get_data())))
+    assert max(sizes[1:-1]) <= 2060, sizes
+    svg = re.search(r'<svg class="kq-chart".*?</svg>', board(host, token), re.S).group(0)
+    assert "." not in re.sub(r'>[^<]*<| r="3\.5"', "", svg.split(">", 1)[1])  # whole units (a dot's radius aside)
+    for d in re.findall(r'class="kq-line[^"]*" d="([^"]+)"', svg):
+        across = [x for x, _ in line_points(d)]
+        assert len({b - a for a, b in zip(across, across[1:])}) <= 2  # one width, give or take a unit
+
+
+def line_points(d: str) -> list[tuple[int, int]]:
+    """A chart line's points: its path's start, then each step from the one before."""
+    start, _, steps = d.removeprefix("M").partition("l")
+    x, y = map(int, start.split(","))
+    found = [(x, y)]
+    for step in steps.split():
+        dx, dy = map(int, step.split(","))
+        x, y = x + dx, y + dy
+        found.append((x, y))
+    return found
 
 
 def test_chart_scale_and_the_odds_in_each_locale(app):
@@ -539,11 +576,12 @@ def test_a_long_game_s_race_chart_draws_a_bounded_line(phone):
                              content_type="multipart/form-data")
     assert imported.status_code == 303
     board = importer.get(imported.headers["Location"].removesuffix("/history")).get_data(as_text=True)
-    lines = re.findall(r'<polyline class="kq-line[^"]*" points="([^"]+)"', board)
-    ends = re.findall(r'<circle class="kq-end[^"]*" cx="([^"]+)" cy="([^"]+)"', board)
-    assert len(lines) == 2 and all(CHART_POINTS // 2 < len(line.split()) <= CHART_POINTS + 1 for line in lines)
-    assert [line.split()[-1] for line in lines] == [f"{x},{y}" for x, y in ends]
-    assert len(re.findall(r'class="kq-x ', board)) <= 2 * (CHART_POINTS + 1)
+    lines = [line_points(d) for d in re.findall(r'<path class="kq-line[^"]*" d="([^"]+)"', board)]
+    ends = re.findall(r'<circle class="kq-end[^"]*" cx="(\d+)" cy="(\d+)"', board)
+    assert len(lines) == 2 and all(CHART_POINTS // 2 < len(line) <= CHART_POINTS + 1 for line in lines)
+    assert [line[-1] for line in lines] == [(int(x), int(y)) for x, y in ends]
+    marks = re.findall(r'class="kq-x [^"]*" d="([^"]+)"', board)
+    assert 0 < sum(d.count("M") for d in marks) <= 2 * (CHART_POINTS + 1)
 
 
 def test_a_screen_reader_hears_whose_turn_it_is_after_another_phone_s_turn(table):

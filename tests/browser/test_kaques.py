@@ -124,7 +124,7 @@ def test_a_turn_entered_throw_by_throw_from_a_phone(server, new_phone):
     anna.locator("[data-kq-stop]").click()
     expect(ben.locator(".kq-ranks li").first).to_contain_text("350")
     expect(ben.locator(".kq-now .turn")).to_contain_text("Your turn!")
-    expect(ben.locator(".kq-chart polyline")).to_have_count(3)
+    expect(ben.locator(".kq-chart .kq-line")).to_have_count(3)
 
     # Ben throws nothing that scores: the pad says Le Kaque!, one tap enters it on every phone
     ben.locator(".kq-by-throw summary").click()

@@ -159,8 +159,22 @@ def _drawn(count: int) -> range | list[int]:
     return [*range(0, count - 1, step), count - 1]
 
 
+def path(points: list[tuple[int, int]]) -> str:
+    """An SVG path through `points` (whole numbers): the first one, then each step from the one
+    before ("M40,160l49,-23 49,0 …"). A line's steps across are all one width, which gzip finds
+    again and again: a turn's answer carries every line (issue 26: an answer ≤ 1 KB; the
+    absolute points of a polyline, "186.0,114.4", were a game to 10,000's largest part)."""
+    (x0, y0), *rest = points
+    steps, (x, y) = [], (x0, y0)
+    for nx, ny in rest:
+        steps.append(f"{nx - x},{ny - y}")
+        x, y = nx, ny
+    return f"M{x0},{y0}" + (f"l{' '.join(steps)}" if steps else "")
+
+
 def chart(played) -> dict[str, Any] | None:
-    """Lines of every player's running total over their turns, scaled to fit, with the target."""
+    """Lines of every player's running total over their turns, scaled to fit, with the target;
+    in whole units of the chart's box (a unit is about a pixel of a phone's width)."""
     result = played.result
     if not result["turns"]:
         return None
@@ -178,20 +192,27 @@ def chart(played) -> dict[str, Any] | None:
     else:
         ticks = [y_max * i // 4 for i in range(5)]
     frame = charts.Frame(WIDTH, HEIGHT, LEFT, WIDTH - RIGHT, TOP, HEIGHT - BOTTOM, rounds + 1, 0, y_max)
-    x, y = frame.x, frame.y
+
+    def x(i: int) -> int:
+        return round(frame.x(i))
+
+    def y(value: float) -> int:
+        return round(frame.y(value))
 
     lines = []
     for player in players:
         values = series[player]
         drawn = _drawn(len(values))
         lines.append({"player": player, "colour": players.index(player) % COLOURS,
-                      "points": " ".join(f"{x(i)},{y(values[i])}" for i in drawn),
+                      "d": path([(x(i), y(values[i])) for i in drawn]),
                       "end": (x(len(values) - 1), y(values[-1])),
-                      "kaques": [(x(i), y(values[i])) for i in drawn if i and values[i] == values[i - 1]]})
+                      # a Kaque: a small × where the line stays level
+                      "kaques": "".join(f"M{x(i) - 3},{y(values[i]) - 3}l6,6m0,-6l-6,6"
+                                        for i in drawn if i and values[i] == values[i - 1])})
     x_step = max(1, -(-rounds // 6))
-    return {"width": WIDTH, "height": HEIGHT, "left": LEFT, "right": WIDTH - RIGHT, "top": TOP,
-            "bottom": HEIGHT - BOTTOM, "lines": lines,
-            "yticks": [(y(v), number(v)) for v in ticks],
+    yticks = [(y(v), number(v)) for v in ticks]
+    return {"width": WIDTH, "height": HEIGHT, "left": LEFT, "right": WIDTH - RIGHT, "lines": lines,
+            "grid": "".join(f"M{LEFT},{at}H{WIDTH - RIGHT}" for at, _ in yticks), "yticks": yticks,
             "xticks": [(x(i), i) for i in range(0, rounds + 1, x_step)],
             "target": y(target) if target <= y_max else None, "target_text": number(target)}
 
