@@ -159,19 +159,6 @@ def _drawn(count: int) -> range | list[int]:
     return [*range(0, count - 1, step), count - 1]
 
 
-def path(points: list[tuple[int, int]]) -> str:
-    """An SVG path through `points` (whole numbers): the first one, then each step from the one
-    before ("M40,160l49,-23 49,0 …"). A line's steps across are all one width, which gzip finds
-    again and again: a turn's answer carries every line (issue 26: an answer ≤ 1 KB; the
-    absolute points of a polyline, "186.0,114.4", were a game to 10,000's largest part)."""
-    (x0, y0), *rest = points
-    steps, (x, y) = [], (x0, y0)
-    for nx, ny in rest:
-        steps.append(f"{nx - x},{ny - y}")
-        x, y = nx, ny
-    return f"M{x0},{y0}" + (f"l{' '.join(steps)}" if steps else "")
-
-
 def chart(played) -> dict[str, Any] | None:
     """Lines of every player's running total over their turns, scaled to fit, with the target;
     in whole units of the chart's box (a unit is about a pixel of a phone's width)."""
@@ -204,7 +191,7 @@ def chart(played) -> dict[str, Any] | None:
         values = series[player]
         drawn = _drawn(len(values))
         lines.append({"player": player, "colour": players.index(player) % COLOURS,
-                      "d": path([(x(i), y(values[i])) for i in drawn]),
+                      "d": charts.steps([(x(i), y(values[i])) for i in drawn]),
                       "end": (x(len(values) - 1), y(values[-1])),
                       # a Kaque: a small × where the line stays level
                       "kaques": "".join(f"M{x(i) - 3},{y(values[i]) - 3}l6,6m0,-6l-6,6"
