@@ -1,10 +1,10 @@
 """Every game's answers, as gzip bodies (issue 26: an entry's answer ≤ 1 KB; `weight` measures
-Escalero's over the network, headers included): a whole game of each game's board log (tests/games/<game>.py,
-`BOARD_LOG`; the full bench: every log of the game in tests/logs/<game>/) entered by the host as its phone posts it, through the Flask client, and the gzip
-size of each answer — an entry's, and a step's of a turn where the game keeps one (a throw
-kept, an escoba tapped: posted before the entry that ends it, as the tray does). Mid-game
-leaves out the game's first entry (it also carries the join form and the seat list) and its
-last (the settlement)."""
+Escalero's over the network, headers included): a whole game of each game's board log
+(tests/games/<game>.py, `BOARD_LOG`; the full bench: every log of the game in tests/logs/<game>/)
+entered by the host as its phone posts it, through the Flask client, and the gzip size of each
+answer — an entry's, and a step's of a turn where the game keeps one (a throw kept, an escoba
+tapped: posted before the entry that ends it, as the tray does). Mid-game leaves out a game's
+first entry (it also carries the join form and the seat list) and its last (the settlement)."""
 
 from __future__ import annotations
 
