@@ -1332,11 +1332,11 @@ def tables_of(db: sqlite_utils.Database, device: str, limit: int = 12) -> list[d
         {"device": device, "limit": limit}))
 
 
-def sat_at(db: sqlite_utils.Database, table_id: int, device: Any) -> bool:
-    """Whether `device` sat at the table once, let in (store m014; a phone removed for good
-    has lost it): its way to the history of the games it played there, seat freed or not."""
-    return isinstance(device, str) and bool(device) and bool(
-        db["sat_at"].count_where("table_id = ? AND device = ?", [table_id, device]))
+def sat_at(db: sqlite_utils.Database, table_id: int, device: str | None) -> bool:
+    """Whether `device` (None: a browser without one) sat at the table once, let in (store
+    m014; a phone removed for good has lost it): its way to the history of the games it played
+    there, seat freed or not."""
+    return device is not None and bool(db["sat_at"].count_where("table_id = ? AND device = ?", [table_id, device]))
 
 
 def games_of(db: sqlite_utils.Database, table_id: int) -> list[dict]:
