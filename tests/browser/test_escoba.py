@@ -164,6 +164,26 @@ def test_a_round_entered_from_a_phone(server, new_phone):
     no_sideways_scroll(anna)
 
 
+def test_a_count_past_a_field_s_bounds_is_checked_by_the_server(server, new_phone):
+    """99 cards typed (a slip on the keypad) was stopped by the browser's own check of the field:
+    no check came, and the form kept the last one's words — "Who took the seven of coins?"
+    after the seven was tapped — under a disabled Confirm that said nothing of the 99."""
+    link = open_table(new_phone(), server)
+    anna = new_phone()
+    take_seat(anna, link, "Anna")
+    anna.click("[data-open-round]")
+    form = anna.locator("#tray .escoba-form")
+    form.wait_for()
+    form.locator("input[name=c0]").fill("99")
+    form.locator("label.chip:has-text('Anna')").click()
+    expect(form.locator("[data-problems] li").first).to_have_text("Anna's cards must be from 0 to 40, not 99")
+    expect(form.locator("[data-problems]")).not_to_contain_text("seven of coins")
+    assert form.locator("[data-round-confirm]").is_disabled()
+    form.locator("input[name=c0]").fill("24")
+    expect(form.locator(".round-points")).to_be_visible()
+    expect(form.locator("[data-round-confirm]")).to_be_enabled()
+
+
 def test_the_capture_finder_from_the_table(server, new_phone):
     link = open_table(new_phone(), server)
     anna = new_phone()
